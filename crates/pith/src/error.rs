@@ -1,0 +1,280 @@
+//! The one error type of the library.
+//!
+//! An [`Error`] carries a [`ErrorKind`], a message saying what was expected
+//! and what was found, and where: a 1-based line and column (columns count
+//! Unicode scalar values) for text input, or a JSON path for errors about a
+//! value. Positions are computed from a byte offset only when an error is
+//! made, so the happy path pays nothing for them.
+
+use std::fmt;
+
+/// What went wrong, broadly. Match on this rather than on message text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The text does not follow the grammar (JSON or TOON).
+    Syntax,
+    /// Bytes that are not well-formed UTF-8.
+    InvalidUtf8,
+    /// A `\u` escape naming half of a surrogate pair without the other half.
+    LoneSurrogate,
+    /// An escape sequence the format does not define, or an unterminated string.
+    InvalidEscape,
+    /// Two sibling keys with the same name.
+    DuplicateKey,
+    /// Content after a complete document.
+    TrailingContent,
+    /// Nesting deeper than the configured limit.
+    DepthLimit,
+    /// A number literal outside the supported domain.
+    NumberRange,
+    /// A declared TOON length (`[N]`) that does not match the items, rows or entries present.
+    CountMismatch,
+    /// A TOON row whose cell count differs from its header's field count.
+    WidthMismatch,
+    /// Indentation that is not a multiple of the indent size, uses tabs, or jumps levels.
+    Indentation,
+    /// A blank line inside an array's span (strict TOON).
+    BlankLine,
+    /// A TOON header that does not follow the header grammar.
+    Header,
+    /// A line that belongs to no scope, or a form used where it is not allowed.
+    Structure,
+    /// Path expansion or key folding met a conflict it must not resolve silently.
+    PathConflict,
+    /// A value that cannot be represented (for example a non-string map key from serde).
+    Unrepresentable,
+    /// A value that does not match what a typed reader expected (serde).
+    Type,
+    /// Reading or writing failed.
+    Io,
+}
+
+/// A 1-based line and column; the column counts Unicode scalar values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, in Unicode scalar values.
+    pub column: usize,
+}
+
+impl Position {
+    /// The position of byte `offset` in `source`.
+    ///
+    /// An offset inside a multi-byte character or past the end is clamped to
+    /// the character or the end.
+    pub fn at(source: &[u8], offset: usize) -> Position {
+        let offset = offset.min(source.len());
+        let before = &source[..offset];
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        // Count scalar values by their lead bytes, so invalid UTF-8 still counts sensibly.
+        let column = 1 + before[line_start..]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        Position { line, column }
+    }
+}
+
+/// The library's error: a kind, a message, and where.
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: ErrorKind,
+    message: String,
+    position: Option<Position>,
+    path: Option<String>,
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+impl Error {
+    /// An error with no location (yet).
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                message: message.into(),
+                position: None,
+                path: None,
+                source: None,
+            }),
+        }
+    }
+
+    /// An error at a line and column.
+    pub fn at(kind: ErrorKind, position: Position, message: impl Into<String>) -> Error {
+        Error::new(kind, message).with_position(position)
+    }
+
+    /// An error at byte `offset` of `source`.
+    pub fn at_offset(
+        kind: ErrorKind,
+        source: &[u8],
+        offset: usize,
+        message: impl Into<String>,
+    ) -> Error {
+        Error::at(kind, Position::at(source, offset), message)
+    }
+
+    /// An error about the value at a JSON path such as `rows[3].name`.
+    pub fn at_path(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::new(kind, message).with_path(path)
+    }
+
+    /// Sets the position.
+    pub fn with_position(mut self, position: Position) -> Error {
+        self.inner.position = Some(position);
+        self
+    }
+
+    /// Sets the JSON path.
+    pub fn with_path(mut self, path: impl Into<String>) -> Error {
+        self.inner.path = Some(path.into());
+        self
+    }
+
+    /// Wraps an I/O error.
+    pub fn io(err: std::io::Error) -> Error {
+        let mut e = Error::new(ErrorKind::Io, err.to_string());
+        e.inner.source = Some(Box::new(err));
+        e
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The message, without position: lowercase, naming what was expected.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// Line and column, when the error is about text.
+    pub fn position(&self) -> Option<Position> {
+        self.inner.position
+    }
+
+    /// 1-based line, or 0 when the error has no position.
+    pub fn line(&self) -> usize {
+        self.inner.position.map_or(0, |p| p.line)
+    }
+
+    /// 1-based column, or 0 when the error has no position.
+    pub fn column(&self) -> usize {
+        self.inner.position.map_or(0, |p| p.column)
+    }
+
+    /// The JSON path, when the error is about a value.
+    pub fn path(&self) -> Option<&str> {
+        self.inner.path.as_deref()
+    }
+
+    /// The message followed by the offending line of `source` and a caret
+    /// under the column, for people reading a terminal:
+    ///
+    /// ```text
+    /// line 2, column 5: expected ':' after key
+    ///   2 | a b
+    ///     |     ^
+    /// ```
+    pub fn render(&self, source: &str) -> String {
+        let mut out = self.to_string();
+        if let Some(p) = self.inner.position {
+            if let Some(text) = source.lines().nth(p.line - 1) {
+                let text = text.strip_suffix('\r').unwrap_or(text);
+                let num = p.line.to_string();
+                let pad = " ".repeat(num.len());
+                // Tabs would shift the caret; show them as single spaces.
+                let shown: String = text
+                    .chars()
+                    .map(|c| if c == '\t' { ' ' } else { c })
+                    .collect();
+                let caret_at = p.column.saturating_sub(1).min(shown.chars().count());
+                out.push_str(&format!(
+                    "\n {num} | {shown}\n {pad} | {}^",
+                    " ".repeat(caret_at)
+                ));
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.inner.position, &self.inner.path) {
+            (Some(p), _) => write!(
+                f,
+                "line {}, column {}: {}",
+                p.line, p.column, self.inner.message
+            ),
+            (None, Some(path)) => write!(f, "at {path}: {}", self.inner.message),
+            (None, None) => f.write_str(&self.inner.message),
+        }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("message", &self.inner.message)
+            .field("position", &self.inner.position)
+            .field("path", &self.inner.path)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.inner
+            .source
+            .as_ref()
+            .map(|e| e.as_ref() as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Error {
+        Error::io(err)
+    }
+}
+
+/// `Result` with the library's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_scalar_values() {
+        let src = "ab\n\u{e9}x\ny".as_bytes();
+        assert_eq!(Position::at(src, 0), Position { line: 1, column: 1 });
+        assert_eq!(Position::at(src, 3), Position { line: 2, column: 1 });
+        // after the two-byte 'é'
+        assert_eq!(Position::at(src, 5), Position { line: 2, column: 2 });
+        assert_eq!(Position::at(src, 999), Position { line: 3, column: 2 });
+    }
+
+    #[test]
+    fn render_points_a_caret_at_the_column() {
+        let e = Error::at(
+            ErrorKind::Syntax,
+            Position { line: 2, column: 3 },
+            "expected ':' after key",
+        );
+        assert_eq!(
+            e.render("a: 1\nb c\n"),
+            "line 2, column 3: expected ':' after key\n 2 | b c\n   |   ^"
+        );
+    }
+}

@@ -1,0 +1,1 @@
+//! JSON text in and out, exactly.

@@ -1,0 +1,541 @@
+//! Exact decimal numbers.
+//!
+//! A [`Number`] holds the exact mathematical value of a JSON or TOON number
+//! literal, at any size and precision: nothing passes through `f64`. The
+//! representation is canonical (one representation per value), so equality
+//! and hashing are by mathematical value: `1.0 == 1`, `1e2 == 100`,
+//! `-0 == 0`.
+//!
+//! # Canonical text
+//!
+//! [`Number`]'s `Display` (used by every pith writer, JSON and TOON alike)
+//! prints the shortest exact decimal, laid out the way ECMAScript's
+//! `Number.prototype.toString` lays out a number, so that for any value an
+//! `f64` can hold exactly, pith writes the same bytes as `JSON.stringify` and
+//! the reference TOON encoder:
+//!
+//! * no exponent when `1e-7 < |n| < 1e21`: `1000000`, `0.000001`, `1.5`;
+//! * otherwise one digit before the point and an explicit exponent sign:
+//!   `1e-7`, `1.5e+300`, `1e+400`;
+//! * no leading zeros, no trailing fractional zeros, and `-0` is `0`.
+//!
+//! Values that an `f64` cannot hold (`9007199254740993`, `1e400`,
+//! `123456789012345678901234567890.5`) are printed exactly in the same layout,
+//! which is why they survive every round trip.
+//!
+//! # Domain
+//!
+//! Any number of significant digits is kept. The decimal exponent of a
+//! literal must lie within ±[`MAX_EXPONENT`]; a literal outside that range is
+//! refused with an error rather than rounded.
+
+use std::fmt;
+
+/// The largest magnitude of a literal's decimal exponent that pith accepts.
+pub const MAX_EXPONENT: i64 = 999_999_999;
+
+/// An exact decimal number.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Number(N);
+
+/// Canonical representation: every value has exactly one.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum N {
+    /// An integer that fits `i64` (zero is always `Int(0)`).
+    Int(i64),
+    /// `mant × 10^exp` with `exp < 0`, `mant % 10 != 0` and `|mant| < 10^18`.
+    Dec { mant: i64, exp: i32 },
+    /// Everything else.
+    Big(Box<BigDec>),
+}
+
+/// `(-1)^neg × digits × 10^exp`, `digits` without leading or trailing zeros.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct BigDec {
+    neg: bool,
+    digits: Box<str>,
+    exp: i64,
+}
+
+impl BigDec {
+    /// Plain integer text; only for `exp >= 0` and a bounded length.
+    fn integer_text(&self) -> String {
+        let mut s = String::with_capacity(self.digits.len() + self.exp as usize + 1);
+        if self.neg {
+            s.push('-');
+        }
+        s.push_str(&self.digits);
+        s.extend(std::iter::repeat_n('0', self.exp as usize));
+        s
+    }
+}
+
+/// Why a numeric literal was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberError {
+    /// The text is not a number in the accepted grammar.
+    Syntax,
+    /// The decimal exponent lies outside ±[`MAX_EXPONENT`].
+    ExponentRange,
+}
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumberError::Syntax => f.write_str("invalid number"),
+            NumberError::ExponentRange => write!(
+                f,
+                "number exponent outside the supported range of ±{MAX_EXPONENT}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NumberError {}
+
+impl Number {
+    /// Parses a literal of the form `-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    ///
+    /// Leading zeros in the integer part are accepted here; the JSON and TOON
+    /// readers apply their own rules about them before calling this.
+    pub fn parse(text: &str) -> Result<Number, NumberError> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        let neg = b.first() == Some(&b'-');
+        if neg {
+            i = 1;
+        }
+        let int_start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let int_end = i;
+        if int_end == int_start {
+            return Err(NumberError::Syntax);
+        }
+        // Fast path: a plain integer of at most 18 digits.
+        if i == b.len() && int_end - int_start <= 18 {
+            let mut v: i64 = 0;
+            for &c in &b[int_start..int_end] {
+                v = v * 10 + i64::from(c - b'0');
+            }
+            return Ok(Number(N::Int(if neg { -v } else { v })));
+        }
+        let mut frac = &b[0..0];
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            let s = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == s {
+                return Err(NumberError::Syntax);
+            }
+            frac = &b[s..i];
+        }
+        let mut exp: i64 = 0;
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            i += 1;
+            let eneg = match b.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let s = i;
+            let mut big = false;
+            while i < b.len() && b[i].is_ascii_digit() {
+                if !big {
+                    exp = exp * 10 + i64::from(b[i] - b'0');
+                    if exp > MAX_EXPONENT {
+                        big = true;
+                    }
+                }
+                i += 1;
+            }
+            if i == s {
+                return Err(NumberError::Syntax);
+            }
+            if big {
+                // Zero stays zero whatever its exponent.
+                let all_zero = b[int_start..int_end].iter().chain(frac).all(|&c| c == b'0');
+                if all_zero && i == b.len() {
+                    return Ok(Number(N::Int(0)));
+                }
+                return Err(NumberError::ExponentRange);
+            }
+            if eneg {
+                exp = -exp;
+            }
+        }
+        if i != b.len() {
+            return Err(NumberError::Syntax);
+        }
+        Ok(Number::from_parts(neg, &b[int_start..int_end], frac, exp))
+    }
+
+    /// Builds the canonical number `±(int.frac) × 10^exp` from ASCII digits.
+    fn from_parts(neg: bool, int: &[u8], frac: &[u8], exp: i64) -> Number {
+        // Significant digits: int followed by frac, with the point moved into exp.
+        let exp = exp - frac.len() as i64;
+        let all = int.iter().chain(frac.iter());
+        let lead = all.clone().take_while(|&&c| c == b'0').count();
+        let total = int.len() + frac.len();
+        if lead == total {
+            return Number(N::Int(0));
+        }
+        let digits: Vec<u8> = all.skip(lead).copied().collect();
+        let trail = digits.iter().rev().take_while(|&&c| c == b'0').count();
+        let digits = &digits[..digits.len() - trail];
+        let exp = exp + trail as i64;
+        Number::from_canonical_digits(neg, digits, exp)
+    }
+
+    /// `digits` has no leading or trailing zeros and is not empty.
+    fn from_canonical_digits(neg: bool, digits: &[u8], exp: i64) -> Number {
+        let k = digits.len() as i64;
+        if exp >= 0 && k + exp <= 18 {
+            let mut v: i64 = 0;
+            for &c in digits {
+                v = v * 10 + i64::from(c - b'0');
+            }
+            for _ in 0..exp {
+                v *= 10;
+            }
+            return Number(N::Int(if neg { -v } else { v }));
+        }
+        if exp >= 0 && k + exp == 19 {
+            // May still fit i64 (up to 9223372036854775807 / -9223372036854775808).
+            let mut s = String::with_capacity(20);
+            if neg {
+                s.push('-');
+            }
+            s.extend(digits.iter().map(|&c| c as char));
+            s.extend(std::iter::repeat_n('0', exp as usize));
+            if let Ok(v) = s.parse::<i64>() {
+                return Number(N::Int(v));
+            }
+        }
+        if exp < 0 && k <= 18 && exp >= i64::from(i32::MIN) {
+            let mut v: i64 = 0;
+            for &c in digits {
+                v = v * 10 + i64::from(c - b'0');
+            }
+            return Number(N::Dec {
+                mant: if neg { -v } else { v },
+                exp: exp as i32,
+            });
+        }
+        let digits = std::str::from_utf8(digits)
+            .expect("ASCII digits")
+            .to_owned()
+            .into_boxed_str();
+        Number(N::Big(Box::new(BigDec { neg, digits, exp })))
+    }
+
+    /// The number for an `f64`, or `None` for NaN and the infinities.
+    ///
+    /// The value is the shortest decimal that reads back as the same `f64`
+    /// (what `JSON.stringify` prints), not the binary fraction's full expansion.
+    pub fn from_f64(f: f64) -> Option<Number> {
+        if !f.is_finite() {
+            return None;
+        }
+        if f == 0.0 {
+            return Some(Number(N::Int(0)));
+        }
+        // `{:e}` prints the shortest round-tripping digits in scientific form.
+        let s = format!("{f:e}");
+        Some(Number::parse(&s).expect("f64 formats as a valid literal"))
+    }
+
+    /// Whether the value is an integer.
+    pub fn is_integer(&self) -> bool {
+        match &self.0 {
+            N::Int(_) => true,
+            N::Dec { .. } => false,
+            N::Big(b) => b.exp >= 0,
+        }
+    }
+
+    /// Whether the value is below zero.
+    pub fn is_negative(&self) -> bool {
+        match &self.0 {
+            N::Int(v) => *v < 0,
+            N::Dec { mant, .. } => *mant < 0,
+            N::Big(b) => b.neg,
+        }
+    }
+
+    /// The value as an `i64`, if it is an integer in range.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self.0 {
+            N::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value as a `u64`, if it is a non-negative integer in range.
+    pub fn as_u64(&self) -> Option<u64> {
+        match &self.0 {
+            N::Int(v) => u64::try_from(*v).ok(),
+            N::Big(b) if !b.neg && b.exp >= 0 && b.digits.len() as i64 + b.exp <= 20 => {
+                b.integer_text().parse().ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// The value as an `i128`, if it is an integer in range.
+    pub fn as_i128(&self) -> Option<i128> {
+        match &self.0 {
+            N::Int(v) => Some(i128::from(*v)),
+            N::Big(b) if b.exp >= 0 && b.digits.len() as i64 + b.exp <= 39 => {
+                b.integer_text().parse().ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// The nearest `f64` (`±inf` beyond its range, `±0` below it).
+    pub fn to_f64(&self) -> f64 {
+        match &self.0 {
+            N::Int(v) => *v as f64,
+            _ => {
+                let mut buf = String::new();
+                self.write_scientific(&mut buf);
+                buf.parse().unwrap_or(f64::NAN)
+            }
+        }
+    }
+
+    /// Whether `to_f64` gives back exactly this value.
+    pub fn is_exact_f64(&self) -> bool {
+        match Number::from_f64(self.to_f64()) {
+            Some(n) => n == *self,
+            None => false,
+        }
+    }
+
+    /// Writes `±d.ddde±x`, which Rust's float parser reads.
+    fn write_scientific(&self, out: &mut String) {
+        let (neg, digits, exp) = self.parts();
+        if neg {
+            out.push('-');
+        }
+        out.push_str(&digits);
+        out.push('e');
+        out.push_str(&exp.to_string());
+    }
+
+    /// Sign, significant digits (no leading or trailing zeros; `"0"` for
+    /// zero) and exponent, so that the value is `±digits × 10^exp`.
+    fn parts(&self) -> (bool, std::borrow::Cow<'_, str>, i64) {
+        match &self.0 {
+            N::Int(0) => (false, "0".into(), 0),
+            N::Int(v) => {
+                let mut m = v.unsigned_abs();
+                let mut exp = 0;
+                while m % 10 == 0 {
+                    m /= 10;
+                    exp += 1;
+                }
+                (*v < 0, m.to_string().into(), exp)
+            }
+            N::Dec { mant, exp } => (
+                *mant < 0,
+                mant.unsigned_abs().to_string().into(),
+                i64::from(*exp),
+            ),
+            N::Big(b) => (b.neg, b.digits.as_ref().into(), b.exp),
+        }
+    }
+
+    /// Appends the canonical text to `out` (see the module docs).
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        match &self.0 {
+            N::Int(v) => {
+                let mut buf = itoa::Buffer::new();
+                out.extend_from_slice(buf.format(*v).as_bytes());
+            }
+            N::Dec { mant, exp } => {
+                let mut buf = itoa::Buffer::new();
+                let s = buf.format(mant.unsigned_abs());
+                layout(out, *mant < 0, s.as_bytes(), i64::from(*exp));
+            }
+            N::Big(b) => layout(out, b.neg, b.digits.as_bytes(), b.exp),
+        }
+    }
+}
+
+/// Lays out `±digits × 10^exp` as ECMAScript's Number::toString does.
+fn layout(out: &mut Vec<u8>, neg: bool, digits: &[u8], exp: i64) {
+    if neg {
+        out.push(b'-');
+    }
+    let k = digits.len() as i64;
+    // Position of the decimal point relative to the start of `digits`.
+    let n = k + exp;
+    if k <= n && n <= 21 {
+        out.extend_from_slice(digits);
+        out.extend(std::iter::repeat_n(b'0', (n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        out.extend_from_slice(&digits[..n as usize]);
+        out.push(b'.');
+        out.extend_from_slice(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.extend_from_slice(b"0.");
+        out.extend(std::iter::repeat_n(b'0', (-n) as usize));
+        out.extend_from_slice(digits);
+    } else {
+        out.push(digits[0]);
+        if k > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
+        }
+        let e = n - 1;
+        out.push(b'e');
+        out.push(if e < 0 { b'-' } else { b'+' });
+        let mut buf = itoa::Buffer::new();
+        out.extend_from_slice(buf.format(e.unsigned_abs()).as_bytes());
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = Vec::with_capacity(24);
+        self.write_to(&mut out);
+        f.write_str(std::str::from_utf8(&out).expect("ASCII"))
+    }
+}
+
+impl fmt::Debug for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Number({self})")
+    }
+}
+
+impl std::str::FromStr for Number {
+    type Err = NumberError;
+    fn from_str(s: &str) -> Result<Number, NumberError> {
+        Number::parse(s)
+    }
+}
+
+macro_rules! from_small_int {
+    ($($t:ty)*) => {$(
+        impl From<$t> for Number {
+            fn from(v: $t) -> Number {
+                Number(N::Int(i64::from(v)))
+            }
+        }
+    )*};
+}
+from_small_int!(i8 i16 i32 i64 u8 u16 u32);
+
+macro_rules! from_wide_int {
+    ($($t:ty)*) => {$(
+        impl From<$t> for Number {
+            fn from(v: $t) -> Number {
+                match i64::try_from(v) {
+                    Ok(v) => Number(N::Int(v)),
+                    Err(_) => Number::parse(&v.to_string()).expect("integer literal"),
+                }
+            }
+        }
+    )*};
+}
+from_wide_int!(u64 i128 u128 usize isize);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(s: &str) -> String {
+        Number::parse(s).unwrap().to_string()
+    }
+
+    #[test]
+    fn canonical_text_matches_ecmascript_layout() {
+        let cases = [
+            ("0", "0"),
+            ("-0", "0"),
+            ("-0.0e5", "0"),
+            ("1.0", "1"),
+            ("1.5000", "1.5"),
+            ("1e6", "1000000"),
+            ("1e-6", "0.000001"),
+            ("1e-7", "1e-7"),
+            ("1.5e-7", "1.5e-7"),
+            ("-1E+03", "-1000"),
+            ("1e20", "100000000000000000000"),
+            ("1e21", "1e+21"),
+            ("123e19", "1.23e+21"),
+            ("1e400", "1e+400"),
+            ("9007199254740993", "9007199254740993"),
+            (
+                "123456789012345678901234567890.5",
+                "1.234567890123456789012345678905e+29",
+            ),
+            ("0.1000000000000000055511", "0.1000000000000000055511"),
+            ("9223372036854775807", "9223372036854775807"),
+            ("9223372036854775808", "9223372036854775808"),
+            ("-9223372036854775808", "-9223372036854775808"),
+            ("00012.50", "12.5"),
+            ("0e999999999999999999", "0"),
+            ("12345678901234567890123", "1.2345678901234567890123e+22"),
+            ("0.00001234", "0.00001234"),
+            ("0.0000001234", "1.234e-7"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(canon(input), want, "input {input}");
+        }
+    }
+
+    #[test]
+    fn equality_is_by_value() {
+        let eq = |a: &str, b: &str| Number::parse(a).unwrap() == Number::parse(b).unwrap();
+        assert!(eq("1", "1.0"));
+        assert!(eq("100", "1e2"));
+        assert!(eq("0.5", "5e-1"));
+        assert!(eq("-0", "0"));
+        assert!(eq("1e400", "10e399"));
+        assert!(eq("9223372036854775808", "92233720368547758080e-1"));
+        assert!(!eq("9007199254740993", "9007199254740992"));
+        assert!(!eq("0.1", "0.1000000000000000055511"));
+    }
+
+    #[test]
+    fn refuses_malformed_and_out_of_range_literals() {
+        for bad in [
+            "", "-", "1.", ".5", "1e", "1e+", "+1", "1x", "0x10", "1.2.3", "--1",
+        ] {
+            assert_eq!(Number::parse(bad), Err(NumberError::Syntax), "{bad:?}");
+        }
+        assert_eq!(
+            Number::parse("1e1000000000"),
+            Err(NumberError::ExponentRange)
+        );
+        assert!(Number::parse("1e999999999").is_ok());
+    }
+
+    #[test]
+    fn f64_conversions_use_shortest_digits() {
+        assert_eq!(Number::from_f64(0.1).unwrap().to_string(), "0.1");
+        assert_eq!(Number::from_f64(1e300).unwrap().to_string(), "1e+300");
+        assert_eq!(Number::from_f64(-0.0).unwrap().to_string(), "0");
+        assert_eq!(Number::from_f64(5e-324).unwrap().to_string(), "5e-324");
+        assert_eq!(Number::from_f64(f64::NAN), None);
+        assert_eq!(Number::parse("0.1").unwrap().to_f64(), 0.1);
+        assert!(Number::parse("9007199254740992").unwrap().is_exact_f64());
+        assert!(!Number::parse("9007199254740993").unwrap().is_exact_f64());
+        assert_eq!(Number::from(u64::MAX).to_string(), "18446744073709551615");
+        assert_eq!(Number::from(u64::MAX).as_u64(), Some(u64::MAX));
+        assert_eq!(Number::from(i128::MIN).as_i128(), Some(i128::MIN));
+    }
+}

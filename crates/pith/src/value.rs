@@ -1,0 +1,387 @@
+//! The data model: JSON values with ordered keys and exact numbers.
+//!
+//! [`Value`] is what every reader produces and every writer consumes. Objects
+//! are [`Map`]s that keep keys in insertion order and never hold the same key
+//! twice; numbers are exact [`Number`]s. Equality (`==`) is exact: same
+//! variants, same key order, numbers by mathematical value.
+
+use crate::number::Number;
+
+/// A JSON value.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub enum Value {
+    /// `null`
+    #[default]
+    Null,
+    /// `true` or `false`
+    Bool(bool),
+    /// An exact number.
+    Number(Number),
+    /// A string of Unicode scalar values.
+    String(String),
+    /// An ordered sequence.
+    Array(Vec<Value>),
+    /// An object with ordered, unique keys.
+    Object(Map),
+}
+
+impl Value {
+    /// `"null"`, `"boolean"`, `"number"`, `"string"`, `"array"` or `"object"`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// Whether the value is null, a boolean, a number or a string.
+    pub fn is_primitive(&self) -> bool {
+        !matches!(self, Value::Array(_) | Value::Object(_))
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is one.
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is one.
+    pub fn as_array(&self) -> Option<&Vec<Value>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The array, mutably, if this is one.
+    pub fn as_array_mut(&mut self) -> Option<&mut Vec<Value>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The object, if this is one.
+    pub fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The object, mutably, if this is one.
+    pub fn as_object_mut(&mut self) -> Option<&mut Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The member `key` of an object, or `None` for a missing key or a non-object.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|m| m.get(key))
+    }
+
+    /// The depth of the deepest container: 0 for a primitive, 1 for `[]` or `[1]`.
+    pub fn depth(&self) -> usize {
+        // Iterative, so that a value nested beyond the stack's reach is still measured.
+        let mut max = 0;
+        let mut stack: Vec<(&Value, usize)> = vec![(self, 0)];
+        while let Some((v, d)) = stack.pop() {
+            match v {
+                Value::Array(a) => {
+                    max = max.max(d + 1);
+                    stack.extend(a.iter().map(|c| (c, d + 1)));
+                }
+                Value::Object(m) => {
+                    max = max.max(d + 1);
+                    stack.extend(m.values().map(|c| (c, d + 1)));
+                }
+                _ => {}
+            }
+        }
+        max
+    }
+}
+
+impl std::fmt::Debug for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Null => f.write_str("Null"),
+            Value::Bool(b) => write!(f, "Bool({b})"),
+            Value::Number(n) => write!(f, "Number({n})"),
+            Value::String(s) => write!(f, "String({s:?})"),
+            Value::Array(a) => f.debug_list().entries(a).finish(),
+            Value::Object(m) => f.debug_map().entries(m.iter()).finish(),
+        }
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(s.to_owned())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(s)
+    }
+}
+
+impl From<Number> for Value {
+    fn from(n: Number) -> Value {
+        Value::Number(n)
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(a: Vec<Value>) -> Value {
+        Value::Array(a)
+    }
+}
+
+impl From<Map> for Value {
+    fn from(m: Map) -> Value {
+        Value::Object(m)
+    }
+}
+
+macro_rules! value_from_int {
+    ($($t:ty)*) => {$(
+        impl From<$t> for Value {
+            fn from(v: $t) -> Value {
+                Value::Number(Number::from(v))
+            }
+        }
+    )*};
+}
+value_from_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// An object: keys in insertion order, each key at most once.
+///
+/// Lookups scan the keys, which is the fastest choice for the small objects
+/// that make up nearly all real documents; readers that build large objects
+/// check for duplicates with a hash set of their own.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Map {
+    entries: Vec<(String, Value)>,
+}
+
+impl Map {
+    /// An empty map.
+    pub fn new() -> Map {
+        Map {
+            entries: Vec::new(),
+        }
+    }
+
+    /// An empty map with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Map {
+        Map {
+            entries: Vec::with_capacity(n),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The value for `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The value for `key`, mutably.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.entries
+            .iter_mut()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// The position of `key` in the key order.
+    pub fn index_of(&self, key: &str) -> Option<usize> {
+        self.entries.iter().position(|(k, _)| k == key)
+    }
+
+    /// Whether `key` is present.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.index_of(key).is_some()
+    }
+
+    /// Sets `key` to `value`: an existing key keeps its place and its old
+    /// value is returned; a new key goes last.
+    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
+        let key = key.into();
+        match self.index_of(&key) {
+            Some(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
+            None => {
+                self.entries.push((key, value));
+                None
+            }
+        }
+    }
+
+    /// Appends an entry whose key the caller knows is not present yet.
+    ///
+    /// Readers use this after their own duplicate check; it is not public
+    /// because a wrong call would break the one-key-once invariant.
+    pub(crate) fn push_unique(&mut self, key: String, value: Value) {
+        debug_assert!(!self.contains_key(&key), "duplicate key {key:?}");
+        self.entries.push((key, value));
+    }
+
+    /// Removes `key`, keeping the order of the others.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let i = self.index_of(key)?;
+        Some(self.entries.remove(i).1)
+    }
+
+    /// Entries in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Value)> + DoubleEndedIterator {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// Entries in order, values mutable.
+    pub fn iter_mut(
+        &mut self,
+    ) -> impl ExactSizeIterator<Item = (&String, &mut Value)> + DoubleEndedIterator {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
+    /// Keys in order.
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> + DoubleEndedIterator {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// Values in key order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> + DoubleEndedIterator {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// Values in key order, mutable.
+    pub fn values_mut(
+        &mut self,
+    ) -> impl ExactSizeIterator<Item = &mut Value> + DoubleEndedIterator {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    /// The entry at position `i` of the key order.
+    pub fn get_index(&self, i: usize) -> Option<(&String, &Value)> {
+        self.entries.get(i).map(|(k, v)| (k, v))
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (String, Value);
+    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, Value)>,
+        fn(&'a (String, Value)) -> (&'a String, &'a Value),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+/// Later duplicates replace earlier values in place (as [`Map::insert`] does).
+impl<K: Into<String>> FromIterator<(K, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Map {
+        let mut m = Map::new();
+        for (k, v) in iter {
+            m.insert(k, v);
+        }
+        m
+    }
+}
+
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_keeps_insertion_order_and_unique_keys() {
+        let mut m = Map::new();
+        assert_eq!(m.insert("b", Value::from(1)), None);
+        assert_eq!(m.insert("a", Value::from(2)), None);
+        assert_eq!(m.insert("b", Value::from(3)), Some(Value::from(1)));
+        let keys: Vec<_> = m.keys().cloned().collect();
+        assert_eq!(keys, ["b", "a"]);
+        assert_eq!(m.get("b"), Some(&Value::from(3)));
+        assert_eq!(m.remove("b"), Some(Value::from(3)));
+        assert_eq!(m.len(), 1);
+    }
+
+    #[test]
+    fn equality_is_exact_about_key_order() {
+        let ab: Map = [("a", Value::Null), ("b", Value::Null)]
+            .into_iter()
+            .collect();
+        let ba: Map = [("b", Value::Null), ("a", Value::Null)]
+            .into_iter()
+            .collect();
+        assert_ne!(Value::Object(ab), Value::Object(ba));
+    }
+
+    #[test]
+    fn depth_counts_containers_without_recursion() {
+        let mut v = Value::Null;
+        for _ in 0..1_000 {
+            v = Value::Array(vec![v]);
+        }
+        assert_eq!(v.depth(), 1_000);
+    }
+}
