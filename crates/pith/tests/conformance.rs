@@ -1,0 +1,182 @@
+//! The TOON conformance suite: one trial per fixture case of
+//! `shared/toon-spec/{v4.1.1,v4.0,v3.3}/tests/fixtures`.
+//!
+//! The fixtures are MIT-licensed copies of the TOON specification's test
+//! suite (see `shared/toon-spec/README.md` for their source commits). They are
+//! read from `../shared/toon-spec` beside the checkout, or from the folder
+//! named by `PITH_TOON_SPEC`. A missing folder, or one with fewer cases than
+//! pinned below, fails the run: the suite never passes by finding nothing.
+//!
+//! Spec 3.3 fixtures run in pith's 3.3 mode ([`Spec::V3`]); the others in 4.x mode.
+//!
+//! Where the reference implementation and a fixture disagree, the fixture
+//! wins: see [`REFERENCE_DISAGREES`].
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
+use pith::{Number, Value};
+use std::path::{Path, PathBuf};
+
+/// Case counts per suite, pinned so that a lost file cannot go unnoticed.
+const SUITES: [(&str, Spec, usize); 3] = [
+    ("v4.1.1", Spec::V4, 538),
+    ("v4.0", Spec::V4, 516),
+    ("v3.3", Spec::V3, 400),
+];
+
+/// Lenient-mode decode fixtures that `@toon-format/toon` 4.4.0 fails and pith
+/// passes. The fixtures state what spec §6/§14 permit a non-strict decoder
+/// to do; the reference rejects these inputs even with `strict: false`.
+const REFERENCE_DISAGREES: &[&str] = &[];
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = spec_root();
+    let mut trials = Vec::new();
+    for (version, spec, pinned) in SUITES {
+        let dir = root.join(version).join("tests/fixtures");
+        let mut cases = 0;
+        for category in ["encode", "decode"] {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(category))
+                .unwrap_or_else(|e| panic!("fixture folder {}: {e}", dir.join(category).display()))
+                .map(|e| e.expect("directory entry").path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect();
+            files.sort();
+            for file in files {
+                let text = std::fs::read_to_string(&file).expect("fixture file");
+                let doc: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
+                let fname = file.file_name().unwrap().to_string_lossy().into_owned();
+                for (i, case) in doc["tests"].as_array().expect("tests array").iter().enumerate() {
+                    cases += 1;
+                    let name = format!(
+                        "{version}/{category}/{fname}#{i} {}",
+                        case["name"].as_str().unwrap_or("")
+                    );
+                    let case = case.clone();
+                    let is_encode = category == "encode";
+                    trials.push(Trial::test(name, move || {
+                        if is_encode {
+                            run_encode(&case, spec)
+                        } else {
+                            run_decode(&case, spec)
+                        }
+                    }));
+                }
+            }
+        }
+        assert_eq!(
+            cases, pinned,
+            "{version}: expected {pinned} fixture cases in {}, found {cases}",
+            dir.display()
+        );
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn spec_root() -> PathBuf {
+    let root = match std::env::var_os("PITH_TOON_SPEC") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/toon-spec"),
+    };
+    assert!(
+        root.join("v4.1.1/tests/fixtures").is_dir(),
+        "TOON conformance fixtures not found at {}: put the shared folder beside the checkout \
+         or set PITH_TOON_SPEC",
+        root.display()
+    );
+    root
+}
+
+fn run_encode(case: &serde_json::Value, spec: Spec) -> Result<(), Failed> {
+    let opts = &case["options"];
+    let mut o = EncodeOptions {
+        spec,
+        ..EncodeOptions::default()
+    };
+    if let Some(n) = opts.get("indentSize").or(opts.get("indent")) {
+        o.indent = n.as_u64().expect("indent") as usize;
+    }
+    if let Some(d) = opts.get("delimiter") {
+        o.delimiter = match d.as_str().expect("delimiter") {
+            "," => Delimiter::Comma,
+            "\t" => Delimiter::Tab,
+            "|" => Delimiter::Pipe,
+            other => return Err(format!("unknown delimiter {other:?}").into()),
+        };
+    }
+    if let Some(k) = opts.get("keyFolding") {
+        o.key_folding = match k.as_str() {
+            Some("safe") => KeyFolding::Safe,
+            _ => KeyFolding::Off,
+        };
+    }
+    if let Some(n) = opts.get("flattenDepth") {
+        o.flatten_depth = n.as_u64().expect("flattenDepth") as usize;
+    }
+    let input = to_pith(&case["input"]);
+    let got = pith::toon::encode(&input, &o);
+    if case["shouldError"].as_bool() == Some(true) {
+        return match got {
+            Err(_) => Ok(()),
+            Ok(text) => Err(format!("expected an error, got {text:?}").into()),
+        };
+    }
+    let want = case["expected"].as_str().expect("expected TOON text");
+    match got {
+        Ok(text) if text == want => Ok(()),
+        Ok(text) => Err(format!("encoded\n{text}\n--- expected\n{want}").into()),
+        Err(e) => Err(format!("unexpected error: {e}").into()),
+    }
+}
+
+fn run_decode(case: &serde_json::Value, spec: Spec) -> Result<(), Failed> {
+    let opts = &case["options"];
+    let mut o = DecodeOptions {
+        spec,
+        ..DecodeOptions::default()
+    };
+    if let Some(n) = opts.get("indentSize").or(opts.get("indent")) {
+        o.indent = n.as_u64().expect("indent") as usize;
+    }
+    if let Some(s) = opts.get("strict") {
+        o.strict = s.as_bool().expect("strict");
+    }
+    if let Some(e) = opts.get("expandPaths") {
+        o.expand_paths = match e.as_str() {
+            Some("safe") => ExpandPaths::Safe,
+            _ => ExpandPaths::Off,
+        };
+    }
+    let input = case["input"].as_str().expect("TOON input");
+    let got = pith::toon::decode(input, &o);
+    if case["shouldError"].as_bool() == Some(true) {
+        return match got {
+            Err(e) if e.line() > 0 => Ok(()),
+            Err(e) => Err(format!("error without a line and column: {e}").into()),
+            Ok(v) => Err(format!("expected an error, got {v:?}").into()),
+        };
+    }
+    let want = to_pith(&case["expected"]);
+    match got {
+        Ok(v) if v == want => Ok(()),
+        Ok(v) => Err(format!("decoded {v:?}\nexpected {want:?}").into()),
+        Err(e) => Err(format!("unexpected error: {}", e.render(input)).into()),
+    }
+}
+
+/// Fixture JSON (read with key order preserved) as a pith value.
+fn to_pith(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => {
+            Value::Number(Number::parse(&n.to_string()).expect("fixture number"))
+        }
+        serde_json::Value::String(s) => Value::String(s.clone()),
+        serde_json::Value::Array(a) => Value::Array(a.iter().map(to_pith).collect()),
+        serde_json::Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, v)| (k.clone(), to_pith(v))).collect())
+        }
+    }
+}
