@@ -1,0 +1,118 @@
+//! The command-line surface. Scripts outside the project rely on these
+//! names; change them only by adding.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Fact-preserving, token-lean output for LLM agents.
+#[derive(Debug, Parser)]
+#[command(name = "pith", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Render JSON as TOON (or compact JSON).
+    Encode(EncodeArgs),
+    /// Read TOON or JSON and write the exact JSON it stands for.
+    Decode(DecodeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    /// JSON input; absent or `-` reads stdin.
+    pub file: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EncodeFormat::Toon)]
+    pub format: EncodeFormat,
+    /// Spaces per indentation level.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub indent: u16,
+    /// Delimiter of inline arrays and table rows (TOON).
+    #[arg(long, value_enum, default_value_t = DelimiterArg::Comma)]
+    pub delimiter: DelimiterArg,
+    /// Fold chains of single-key objects into dotted keys (toon3 only).
+    #[arg(long, value_enum, default_value_t = OnOff::Off)]
+    pub key_folding: OnOff,
+    /// Most segments a folded key may have (toon3 with --key-folding safe).
+    #[arg(long)]
+    pub flatten_depth: Option<usize>,
+    /// Write here instead of stdout.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// TOON or JSON input; absent or `-` reads stdin.
+    pub file: Option<PathBuf>,
+    /// Input format; `auto` tells JSON from TOON by itself.
+    #[arg(long, value_enum, default_value_t = DecodeFormat::Auto)]
+    pub format: DecodeFormat,
+    /// Accept what strict TOON decoding refuses where the spec allows it.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Spaces per indentation level of the TOON input.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub indent: u16,
+    /// Expand dotted keys into nested objects (toon3 only).
+    #[arg(long, value_enum, default_value_t = OnOff::Off)]
+    pub expand_paths: OnOff,
+    /// Indent the JSON output.
+    #[arg(long)]
+    pub pretty: bool,
+    /// Write here instead of stdout.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EncodeFormat {
+    /// TOON spec 4.x, as @toon-format/toon 4.4.0 writes it.
+    Toon,
+    /// TOON spec 3.3 (key folding available).
+    Toon3,
+    /// Compact JSON.
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DecodeFormat {
+    /// JSON if the text is JSON, TOON otherwise.
+    Auto,
+    /// TOON spec 4.x.
+    Toon,
+    /// TOON spec 3.3 (path expansion available).
+    Toon3,
+    /// JSON.
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DelimiterArg {
+    Comma,
+    Tab,
+    Pipe,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    Off,
+    Safe,
+}
+
+/// Parses the arguments; help and version print and exit 0, mistakes exit 2.
+pub fn parse() -> Result<Cli, ExitCode> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            // Printing can only fail on a closed stream, where nothing is left to say.
+            let _ = e.print();
+            Err(ExitCode::from(code))
+        }
+    }
+}

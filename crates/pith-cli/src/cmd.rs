@@ -1,0 +1,118 @@
+//! One function per subcommand: arguments in, library calls, bytes out.
+
+use crate::args::{Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, OnOff};
+use crate::fail::Failure;
+use crate::io::{Input, write_output};
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
+use pith::{Value, json, toon};
+
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Encode(a) => encode(a),
+        Command::Decode(a) => decode(a),
+    }
+}
+
+fn encode(a: EncodeArgs) -> Result<(), Failure> {
+    if a.key_folding == OnOff::Safe && a.format != EncodeFormat::Toon3 {
+        return Err(Failure::Usage(
+            "--key-folding safe needs --format toon3 (spec 4 reads dotted keys literally)".into(),
+        ));
+    }
+    if a.flatten_depth.is_some() && a.key_folding != OnOff::Safe {
+        return Err(Failure::Usage(
+            "--flatten-depth only applies with --key-folding safe".into(),
+        ));
+    }
+    let input = Input::read(a.file.as_deref())?;
+    let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
+    let mut out = Vec::with_capacity(input.bytes.len());
+    match a.format {
+        EncodeFormat::Json => json::write_into(&value, &mut out),
+        EncodeFormat::Toon | EncodeFormat::Toon3 => {
+            let opts = EncodeOptions {
+                indent: usize::from(a.indent),
+                delimiter: delimiter(a.delimiter),
+                spec: if a.format == EncodeFormat::Toon3 {
+                    Spec::V3
+                } else {
+                    Spec::V4
+                },
+                key_folding: match a.key_folding {
+                    OnOff::Off => KeyFolding::Off,
+                    OnOff::Safe => KeyFolding::Safe,
+                },
+                flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
+                ..EncodeOptions::default()
+            };
+            toon::encode_into(&value, &opts, &mut out).map_err(|e| input.failure(e))?;
+        }
+    }
+    write_output(a.output.as_ref(), &out)
+}
+
+fn decode(a: DecodeArgs) -> Result<(), Failure> {
+    if a.expand_paths == OnOff::Safe && !matches!(a.format, DecodeFormat::Toon3) {
+        return Err(Failure::Usage(
+            "--expand-paths safe needs --format toon3 (spec 4 has no path expansion)".into(),
+        ));
+    }
+    let input = Input::read(a.file.as_deref())?;
+    let toon_opts = |spec| DecodeOptions {
+        indent: usize::from(a.indent),
+        strict: !a.lenient,
+        spec,
+        expand_paths: match a.expand_paths {
+            OnOff::Off => ExpandPaths::Off,
+            OnOff::Safe => ExpandPaths::Safe,
+        },
+        ..DecodeOptions::default()
+    };
+    let value = match a.format {
+        DecodeFormat::Json => json::parse_bytes(&input.bytes),
+        DecodeFormat::Toon => toon::decode_bytes(&input.bytes, &toon_opts(Spec::V4)),
+        DecodeFormat::Toon3 => toon::decode_bytes(&input.bytes, &toon_opts(Spec::V3)),
+        DecodeFormat::Auto => decode_auto(&input.bytes, &toon_opts(Spec::V4)),
+    }
+    .map_err(|e| input.failure(e))?;
+    let text = if a.pretty {
+        json::to_string_pretty(&value, 2)
+    } else {
+        json::to_string(&value)
+    };
+    write_output(a.output.as_ref(), text.as_bytes())
+}
+
+/// JSON when the text parses as JSON, TOON otherwise.
+///
+/// Trying JSON first is sound for everything pith writes: the only TOON
+/// documents that are also JSON texts are a root `[]`, a number, `true`,
+/// `false`, `null` or a quoted string, and each means the same value in
+/// both (TOON's escapes are a subset of JSON's).
+fn decode_auto(bytes: &[u8], opts: &DecodeOptions) -> pith::Result<Value> {
+    let first = bytes
+        .iter()
+        .copied()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    let json_like = matches!(
+        first,
+        Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
+    );
+    if !json_like {
+        return toon::decode_bytes(bytes, opts);
+    }
+    match json::parse_bytes(bytes) {
+        Ok(v) => Ok(v),
+        // `{` opens no TOON document, so the JSON error is the one to show.
+        Err(e) if first == Some(b'{') => Err(e),
+        Err(_) => toon::decode_bytes(bytes, opts),
+    }
+}
+
+fn delimiter(d: DelimiterArg) -> Delimiter {
+    match d {
+        DelimiterArg::Comma => Delimiter::Comma,
+        DelimiterArg::Tab => Delimiter::Tab,
+        DelimiterArg::Pipe => Delimiter::Pipe,
+    }
+}

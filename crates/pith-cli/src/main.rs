@@ -1,0 +1,24 @@
+//! `pith`: render JSON for LLM agents in the cheapest text a model reads
+//! reliably, without losing a fact, and turn it back into the exact JSON.
+//!
+//! The binary is a thin layer: arguments ([`args`]) become library calls
+//! ([`cmd`]), and every failure becomes one exit status in one place
+//! ([`fail`]): 0 success, 1 bad input, 2 usage, 3 budget cannot be met.
+
+mod args;
+mod cmd;
+mod fail;
+mod io;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match args::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    match cmd::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}

@@ -1,0 +1,241 @@
+//! TOON codec throughput against its peers, measured in one process.
+//!
+//! For each generated dataset the benchmark times, round-robin so that drift
+//! on a shared machine hits every contestant alike:
+//!
+//! * value → text: pith's TOON encoder, `serde_json::to_string`, and
+//!   `serde_toon::to_string`, each on its own library's value type;
+//! * text → value: pith's TOON decoder on pith's TOON, `serde_json::from_str`
+//!   on compact JSON, `serde_toon::from_str` on serde_toon's TOON.
+//!
+//! Throughput is in compact-JSON bytes of the same data per second for all
+//! of them, so the figures compare work done, not text length. Medians are
+//! reported, with ratios. It also measures the peak heap growth while
+//! encoding, against the heap size of the value being encoded.
+//!
+//! Run: `cargo bench -p pith --bench codec` (add `-- --runs N` to change the
+//! number of timed runs; `-- --check` exits non-zero when a target is missed).
+
+#![allow(unsafe_code)] // the counting allocator below
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Counts live heap bytes and their high-water mark.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call forwards to the system allocator unchanged; the counters
+// are plain atomics updated after it succeeds.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed)
+                    + (new_size - layout.size());
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+struct Contestant<'a> {
+    name: &'static str,
+    run: Box<dyn FnMut() + 'a>,
+    times: Vec<Duration>,
+}
+
+fn main() {
+    let mut runs = 15;
+    let mut check = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N"),
+            "--check" => check = true,
+            _ => {} // cargo passes --bench
+        }
+    }
+    let mut missed = Vec::new();
+    for file in ["gen-flat-50k.json", "gen-nested-10k.json"] {
+        missed.extend(bench_file(file, runs));
+    }
+    if missed.is_empty() {
+        println!("\nall targets met");
+    } else {
+        println!("\ntargets missed:");
+        for m in &missed {
+            println!("  {m}");
+        }
+        if check {
+            std::process::exit(1);
+        }
+    }
+}
+
+fn datasets() -> PathBuf {
+    match std::env::var_os("PITH_DATASETS") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
+    }
+}
+
+fn bench_file(file: &str, runs: usize) -> Vec<String> {
+    let path = datasets().join("generated").join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set PITH_DATASETS)", path.display()));
+
+    let before = LIVE.load(Ordering::Relaxed);
+    let value = pith::json::parse(&text).expect("dataset parses");
+    let value_heap = LIVE.load(Ordering::Relaxed) - before;
+
+    let sj: serde_json::Value = serde_json::from_str(&text).expect("serde_json parses");
+    let compact = serde_json::to_string(&sj).expect("compact JSON");
+    let st: serde_toon::Value = serde_toon::to_value(&sj).expect("serde_toon value");
+    let opts = pith::toon::EncodeOptions::default();
+    let toon = pith::toon::encode(&value, &opts).expect("pith encodes");
+    let peer_toon = serde_toon::to_string(&st).expect("serde_toon encodes");
+    let dopts = pith::toon::DecodeOptions::default();
+    assert_eq!(
+        pith::toon::decode(&toon, &dopts).expect("pith decodes its output"),
+        value,
+        "round trip"
+    );
+
+    // Peak heap growth of one encode, with the value already in memory.
+    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
+    let base = LIVE.load(Ordering::Relaxed);
+    let out = pith::toon::encode(&value, &opts).expect("pith encodes");
+    let encode_peak = PEAK.load(Ordering::Relaxed) - base;
+    drop(out);
+
+    let bytes = compact.len() as f64;
+    println!(
+        "\n{file}: {} compact-JSON bytes, TOON {} bytes, value heap {} bytes, {runs} runs",
+        compact.len(),
+        toon.len(),
+        value_heap
+    );
+
+    let mut encode = vec![
+        Contestant {
+            name: "pith toon encode",
+            run: Box::new(|| {
+                std::hint::black_box(pith::toon::encode(&value, &opts).unwrap());
+            }),
+            times: Vec::new(),
+        },
+        Contestant {
+            name: "serde_json::to_string",
+            run: Box::new(|| {
+                std::hint::black_box(serde_json::to_string(&sj).unwrap());
+            }),
+            times: Vec::new(),
+        },
+        Contestant {
+            name: "serde_toon::to_string",
+            run: Box::new(|| {
+                std::hint::black_box(serde_toon::to_string(&st).unwrap());
+            }),
+            times: Vec::new(),
+        },
+    ];
+    let mut decode = vec![
+        Contestant {
+            name: "pith toon decode",
+            run: Box::new(|| {
+                std::hint::black_box(pith::toon::decode(&toon, &dopts).unwrap());
+            }),
+            times: Vec::new(),
+        },
+        Contestant {
+            name: "serde_json::from_str",
+            run: Box::new(|| {
+                std::hint::black_box(serde_json::from_str::<serde_json::Value>(&compact).unwrap());
+            }),
+            times: Vec::new(),
+        },
+        Contestant {
+            name: "serde_toon::from_str",
+            run: Box::new(|| {
+                std::hint::black_box(serde_toon::from_str::<serde_toon::Value>(&peer_toon).unwrap());
+            }),
+            times: Vec::new(),
+        },
+    ];
+    let enc = measure(&mut encode, runs, bytes);
+    let dec = measure(&mut decode, runs, bytes);
+
+    let mut missed = Vec::new();
+    let mut target = |what: String, got: f64, want: f64| {
+        let mark = if got >= want { "ok" } else { "MISSED" };
+        println!("  {what}: {got:.2}x (target {want}x) {mark}");
+        if got < want {
+            missed.push(format!("{file}: {what} {got:.2}x < {want}x"));
+        }
+    };
+    target("encode vs serde_json".into(), enc[0] / enc[1], 1.0);
+    target("encode vs serde_toon".into(), enc[0] / enc[2], 2.0);
+    target("decode vs serde_json".into(), dec[0] / dec[1], 1.5);
+    target("decode vs serde_toon".into(), dec[0] / dec[2], 2.0);
+    let mem = encode_peak as f64 / value_heap as f64;
+    println!("  encode peak heap: {encode_peak} bytes = {mem:.2}x the value (target <= 2x)");
+    if file == "gen-flat-50k.json" && mem > 2.0 {
+        missed.push(format!("{file}: encode peak heap {mem:.2}x > 2x"));
+    }
+    missed
+}
+
+/// Runs the contestants round-robin; prints and returns median MB/s each.
+fn measure(cs: &mut [Contestant<'_>], runs: usize, bytes: f64) -> Vec<f64> {
+    for c in cs.iter_mut() {
+        (c.run)(); // warm-up
+    }
+    for _ in 0..runs {
+        for c in cs.iter_mut() {
+            let t = Instant::now();
+            (c.run)();
+            c.times.push(t.elapsed());
+        }
+    }
+    cs.iter_mut()
+        .map(|c| {
+            c.times.sort();
+            let median = c.times[c.times.len() / 2];
+            let mbps = bytes / median.as_secs_f64() / 1e6;
+            println!(
+                "  {:<24} median {:>9.3} ms  {:>8.1} MB/s",
+                c.name,
+                median.as_secs_f64() * 1e3,
+                mbps
+            );
+            mbps
+        })
+        .collect()
+}

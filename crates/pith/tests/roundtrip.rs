@@ -1,0 +1,193 @@
+//! The fact-preservation contract, property-tested: for arbitrary values,
+//! every delimiter and indents 1–4, `decode(encode(x)) == x`, where numbers
+//! compare by exact value and only the objects that a table may reorder
+//! (elements of arrays of objects, values of objects of objects) may come
+//! back with their keys in another order. Same for JSON text.
+
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
+use pith::{Map, Number, Value};
+use proptest::prelude::*;
+
+fn number() -> impl Strategy<Value = Number> {
+    prop_oneof![
+        any::<i64>().prop_map(Number::from),
+        any::<f64>().prop_filter_map("finite", Number::from_f64),
+        // Exact decimals no f64 holds: long digit runs and wide exponents.
+        (
+            any::<bool>(),
+            "[1-9][0-9]{0,40}",
+            proptest::option::of("[0-9]{1,30}"),
+            -400i64..400
+        )
+            .prop_map(|(neg, int, frac, exp)| {
+                let mut s = String::new();
+                if neg {
+                    s.push('-');
+                }
+                s.push_str(&int);
+                if let Some(f) = frac {
+                    s.push('.');
+                    s.push_str(&f);
+                }
+                s.push_str(&format!("e{exp}"));
+                Number::parse(&s).expect("generated literal")
+            }),
+    ]
+}
+
+fn string() -> impl Strategy<Value = String> {
+    prop_oneof![
+        // Strings that look like other things, or need quotes.
+        prop::sample::select(vec![
+            "", " ", "true", "false", "null", "42", "-1", "1e5", "05", "+1", "-", "- x", "#",
+            "#tag", "a:b", "a,b", "a|b", "a\tb", "[1]", "{x}", "\"q\"", "back\\slash", "line\nbreak",
+            "\r", "\u{0}", "\u{1f}", "[]", "{}", "[2]: a,b", "key: value", " lead", "trail ",
+            "__proto__", "constructor", "a.b.c", "日本語", "🎉👩‍👩‍👧", "\u{feff}", "\u{2028}",
+        ])
+        .prop_map(String::from),
+        any::<String>(),
+        "[a-z_][a-z0-9_.]{0,8}",
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number().prop_map(Value::Number),
+        string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 96, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            prop::collection::vec((string(), inner.clone()), 0..8).prop_map(object),
+            // Uniform rows, so that tables and keyed tables are exercised.
+            (
+                prop::collection::vec(string(), 1..4),
+                prop::collection::vec(prop::collection::vec(inner.clone(), 4), 1..6)
+            )
+                .prop_map(|(keys, rows)| {
+                    Value::Array(
+                        rows.into_iter()
+                            .map(|cells| object(keys.iter().cloned().zip(cells).collect()))
+                            .collect(),
+                    )
+                }),
+            (
+                prop::collection::vec(string(), 2..5),
+                prop::collection::vec(string(), 1..3),
+                prop::collection::vec(inner, 12)
+            )
+                .prop_map(|(entries, fields, cells)| {
+                    let mut cells = cells.into_iter().cycle();
+                    object(
+                        entries
+                            .into_iter()
+                            .map(|e| {
+                                let row = fields
+                                    .iter()
+                                    .map(|f| (f.clone(), cells.next().unwrap_or(Value::Null)))
+                                    .collect();
+                                (e, object(row))
+                            })
+                            .collect(),
+                    )
+                }),
+        ]
+    })
+}
+
+fn object(entries: Vec<(String, Value)>) -> Value {
+    Value::Object(entries.into_iter().collect::<Map>())
+}
+
+/// Equality under the contract: exact, except that objects inside arrays of
+/// objects or objects of objects may list their keys in another order.
+fn same(a: &Value, b: &Value, reorderable: bool) -> bool {
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => {
+            let objects = x.iter().all(|v| matches!(v, Value::Object(_)));
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, objects))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            let nested = x.values().all(|v| matches!(v, Value::Object(_)));
+            if reorderable {
+                x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w, true)))
+            } else {
+                x.iter()
+                    .zip(y.iter())
+                    .all(|((k, v), (l, w))| k == l && same(v, w, nested))
+            }
+        }
+        _ => a == b,
+    }
+}
+
+const DELIMITERS: [Delimiter; 3] = [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    #[test]
+    fn toon_round_trips(v in value(), d in 0usize..3, indent in 1usize..=4) {
+        let enc = EncodeOptions { indent, delimiter: DELIMITERS[d], ..EncodeOptions::default() };
+        let text = pith::toon::encode(&v, &enc).expect("encodes");
+        let dec = DecodeOptions { indent, ..DecodeOptions::default() };
+        let back = pith::toon::decode(&text, &dec)
+            .unwrap_or_else(|e| panic!("{}\n--- text:\n{text}", e.render(&text)));
+        prop_assert!(same(&v, &back, false), "value {v:?}\ntext:\n{text}\nback {back:?}");
+    }
+
+    #[test]
+    fn toon3_round_trips_with_key_folding(v in value(), d in 0usize..3, indent in 1usize..=4) {
+        let enc = EncodeOptions {
+            indent,
+            delimiter: DELIMITERS[d],
+            spec: Spec::V3,
+            key_folding: KeyFolding::Safe,
+            ..EncodeOptions::default()
+        };
+        let text = pith::toon::encode(&v, &enc).expect("encodes");
+        let dec = DecodeOptions {
+            indent,
+            spec: Spec::V3,
+            expand_paths: ExpandPaths::Safe,
+            ..DecodeOptions::default()
+        };
+        let back = pith::toon::decode(&text, &dec)
+            .unwrap_or_else(|e| panic!("{}\n--- text:\n{text}", e.render(&text)));
+        prop_assert!(same(&v, &back, false), "value {v:?}\ntext:\n{text}\nback {back:?}");
+    }
+
+    #[test]
+    fn json_round_trips(v in value()) {
+        let text = pith::json::to_string(&v);
+        prop_assert_eq!(&pith::json::parse(&text).expect("parses"), &v);
+        let pretty = pith::json::to_string_pretty(&v, 2);
+        prop_assert_eq!(&pith::json::parse(&pretty).expect("parses"), &v);
+    }
+}
+
+#[test]
+fn the_equivalence_check_catches_lost_facts() {
+    let v = pith::json::parse(r#"{"rows":[{"a":1,"b":null},{"a":2,"b":[]}],"k":{"x":{}}}"#).unwrap();
+    let lost = [
+        r#"{"rows":[{"a":1},{"a":2,"b":[]}],"k":{"x":{}}}"#,
+        r#"{"rows":[{"a":1,"b":null},{"a":2,"b":[]}],"k":{"x":null}}"#,
+        r#"{"rows":[{"a":1,"b":null}],"k":{"x":{}}}"#,
+        r#"{"rows":[{"a":1,"b":null},{"a":2,"b":{}}],"k":{"x":{}}}"#,
+        r#"{"k":{"x":{}},"rows":[{"a":1,"b":null},{"a":2,"b":[]}]}"#,
+        r#"{"rows":[{"a":1,"b":null},{"a":2.5,"b":[]}],"k":{"x":{}}}"#,
+    ];
+    for text in lost {
+        let w = pith::json::parse(text).unwrap();
+        assert!(!same(&v, &w, false), "missed a lost fact: {text}");
+    }
+    let reordered =
+        pith::json::parse(r#"{"rows":[{"a":1,"b":null},{"b":[],"a":2}],"k":{"x":{}}}"#).unwrap();
+    assert!(same(&v, &reordered, false), "table rows may reorder keys");
+}
