@@ -1,0 +1,964 @@
+//! Differential test: pith's TOON encoder against the reference encoder,
+//! `@toon-format/toon` 4.4.0, byte for byte.
+//!
+//! The reference is installed with npm into a scratch folder under `target/`
+//! (reused while its version matches) and driven by
+//! `tests/support/ref-encode.mjs`. npm and node are required: without them
+//! the test fails, it never passes by skipping.
+//!
+//! Inputs: every JSON file under the shared datasets folder
+//! (`$PITH_DATASETS`, or `shared/datasets` beside the checkout), each with
+//! every delimiter and indents 2 and 4, and a few thousand documents from a
+//! seeded generator aimed at the encoder's decisions: quoting, key quoting,
+//! numbers, tables, nested field groups, keyed tables, list items, empty
+//! containers and nesting.
+//!
+//! Each document must also decode from the reference's text back to itself.
+//!
+//! One difference between the two sides is not the encoder's: JavaScript
+//! objects put integer-like keys (`"0"`, `"42"`) first, in numeric order,
+//! whatever the input order. The value given to pith is put in that order
+//! first, so that both encoders see the same object.
+
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions};
+use pith::{Map, Number, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+const REFERENCE_VERSION: &str = "4.4.0";
+/// Generated documents (spread over 3 delimiters × 2 indents).
+const GENERATED: usize = 2_400;
+const SEED: u64 = 0x7007_2024_5eed_0001;
+/// How many failing documents to print in full.
+const SHOW: usize = 3;
+
+#[test]
+fn datasets_encode_like_the_reference() {
+    let root = datasets_root();
+    let mut files = Vec::new();
+    collect_json_files(&root, &mut files);
+    files.sort();
+    assert!(
+        files.len() >= 20,
+        "expected the shared datasets (at least 20 JSON files) in {}, found {}",
+        root.display(),
+        files.len()
+    );
+    let mut docs = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", file.display()));
+        let json: serde_json::Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("parsing {}: {e}", file.display()));
+        let line = serde_json::to_string(&json).expect("serialize dataset");
+        let value = to_pith_js_order(&json);
+        let name = file
+            .strip_prefix(&root)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        for (delimiter, indent) in COMBOS {
+            docs.push(Doc {
+                name: format!("{name} ({delimiter:?}, indent {indent})"),
+                json: line.clone(),
+                value: value.clone(),
+                delimiter,
+                indent,
+            });
+        }
+    }
+    check(&docs);
+}
+
+#[test]
+fn generated_documents_encode_like_the_reference() {
+    let mut g = Gen::new(SEED);
+    let docs: Vec<Doc> = (0..GENERATED)
+        .map(|i| {
+            let json = g.document(i);
+            let (delimiter, indent) = COMBOS[i % COMBOS.len()];
+            Doc {
+                name: format!("generated #{i} ({delimiter:?}, indent {indent})"),
+                json: serde_json::to_string(&json).expect("serialize generated"),
+                value: to_pith_js_order(&json),
+                delimiter,
+                indent,
+            }
+        })
+        .collect();
+    let reference = check(&docs);
+    assert_covers_every_form(&reference);
+}
+
+/// Fails when the generated documents miss one of the encoder's forms, so
+/// that a change to the generator cannot quietly stop testing one.
+fn assert_covers_every_form(outputs: &[String]) {
+    let forms: [(&str, fn(&str) -> bool); 10] = [
+        ("table", |l| l.contains("]{") && !l.contains(":]{")),
+        ("keyed table", |l| {
+            l.contains(":]{") || l.contains(":\t]{") || l.contains(":|]{")
+        }),
+        ("nested field group", |l| {
+            l.ends_with("}:") && l.split_once("]{").is_some_and(|(_, f)| f.contains('{'))
+        }),
+        ("table on a hyphen line", |l| {
+            l.starts_with("- ") && l.contains("]{")
+        }),
+        ("list item", |l| l.starts_with("- ")),
+        ("empty object item", |l| l == "-"),
+        ("inline array", |l| l.contains("]: ")),
+        ("empty array", |l| {
+            l.ends_with(": []") || l == "[]" || l.ends_with("[0]:")
+        }),
+        ("quoted string", |l| l.contains('"')),
+        ("empty object", |l| {
+            l.ends_with(':') && !l.ends_with("]:") && !l.ends_with("}:")
+        }),
+    ];
+    let mut counts = [0usize; 10];
+    for text in outputs {
+        for (count, (_, test)) in counts.iter_mut().zip(&forms) {
+            if text.lines().any(|l| test(l.trim_start_matches(' '))) {
+                *count += 1;
+            }
+        }
+    }
+    let report: Vec<String> = forms
+        .iter()
+        .zip(counts)
+        .map(|((name, _), n)| format!("{name}: {n}"))
+        .collect();
+    eprintln!("documents per form: {}", report.join(", "));
+    for ((name, _), n) in forms.iter().zip(counts) {
+        assert!(
+            n >= 25,
+            "only {n} generated documents use the form {name:?}"
+        );
+    }
+}
+
+const COMBOS: [(Delimiter, usize); 6] = [
+    (Delimiter::Comma, 2),
+    (Delimiter::Tab, 4),
+    (Delimiter::Pipe, 2),
+    (Delimiter::Comma, 4),
+    (Delimiter::Tab, 2),
+    (Delimiter::Pipe, 4),
+];
+
+struct Doc {
+    name: String,
+    /// The document as one line of JSON, for the reference.
+    json: String,
+    /// The same document for pith, keys in JavaScript's order.
+    value: Value,
+    delimiter: Delimiter,
+    indent: usize,
+}
+
+/// Encodes every document with both encoders and fails with the first few
+/// differences shown in full; returns the reference's texts.
+fn check(docs: &[Doc]) -> Vec<String> {
+    let reference = reference_outputs(docs);
+    let mut encode_failures = Vec::new();
+    let mut decode_failures = Vec::new();
+    for (doc, want) in docs.iter().zip(&reference) {
+        let opts = EncodeOptions {
+            delimiter: doc.delimiter,
+            indent: doc.indent,
+            ..EncodeOptions::default()
+        };
+        let got = pith::toon::encode(&doc.value, &opts);
+        let want = match want {
+            Ok(text) => text,
+            Err(e) => {
+                encode_failures.push(format!(
+                    "{}: the reference refused the document: {e}\ninput: {}",
+                    doc.name,
+                    shown(&doc.json)
+                ));
+                continue;
+            }
+        };
+        match got {
+            Ok(got) if got == *want => {}
+            Ok(got) => encode_failures.push(format!(
+                "{}\n{}\ninput: {}\n--- pith\n{}\n--- reference\n{}",
+                doc.name,
+                first_difference(&got, want),
+                shown(&doc.json),
+                shown(&got),
+                shown(want)
+            )),
+            Err(e) => encode_failures.push(format!(
+                "{}: pith refused the document: {e}\ninput: {}",
+                doc.name,
+                shown(&doc.json)
+            )),
+        }
+        let decode_opts = DecodeOptions {
+            indent: doc.indent,
+            ..DecodeOptions::default()
+        };
+        let back = pith::toon::decode(want, &decode_opts);
+        match back {
+            Ok(v) if v == doc.value => {}
+            Ok(v) => decode_failures.push(format!(
+                "{}: decoding the reference text gives another value\ntext:\n{}\ndecoded: {}\nexpected: {}",
+                doc.name,
+                shown(want),
+                shown(&format!("{v:?}")),
+                shown(&doc.json)
+            )),
+            Err(e) => decode_failures.push(format!(
+                "{}: decoding the reference text failed: {}\ntext:\n{}",
+                doc.name,
+                e.render(want),
+                shown(want)
+            )),
+        }
+    }
+    for f in encode_failures.iter().chain(&decode_failures).take(SHOW) {
+        eprintln!("==== {f}\n");
+    }
+    assert!(
+        encode_failures.is_empty() && decode_failures.is_empty(),
+        "{} of {} documents encode differently from @toon-format/toon {REFERENCE_VERSION}, \
+         {} do not decode back (first {SHOW} shown above)",
+        encode_failures.len(),
+        docs.len(),
+        decode_failures.len()
+    );
+    eprintln!(
+        "{} documents encoded identically to the reference and decoded back",
+        docs.len()
+    );
+    reference.into_iter().flatten().collect()
+}
+
+/// The text in full, unless it is very large: then its start and the size.
+fn shown(text: &str) -> String {
+    const LIMIT: usize = 20_000;
+    if text.len() <= LIMIT {
+        return text.to_owned();
+    }
+    let mut cut = LIMIT;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..cut], text.len())
+}
+
+/// The first line where two texts differ, both versions.
+fn first_difference(got: &str, want: &str) -> String {
+    let (mut g, mut w) = (got.split('\n'), want.split('\n'));
+    for line in 1.. {
+        match (g.next(), w.next()) {
+            (Some(a), Some(b)) if a == b => continue,
+            (a, b) => {
+                return format!(
+                    "first difference at line {line}:\n  pith:      {a:?}\n  reference: {b:?}"
+                );
+            }
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+/// The reference's output for each document, in order.
+fn reference_outputs(docs: &[Doc]) -> Vec<Result<String, String>> {
+    let package = reference_package();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/ref-encode.mjs");
+    let mut outputs: Vec<Option<Result<String, String>>> = docs.iter().map(|_| None).collect();
+    for (delimiter, indent) in COMBOS {
+        let picked: Vec<usize> = (0..docs.len())
+            .filter(|&i| docs[i].delimiter == delimiter && docs[i].indent == indent)
+            .collect();
+        if picked.is_empty() {
+            continue;
+        }
+        let name = match delimiter {
+            Delimiter::Comma => "comma",
+            Delimiter::Tab => "tab",
+            Delimiter::Pipe => "pipe",
+        };
+        let mut child = Command::new("node")
+            .arg(&script)
+            .arg(package)
+            .arg(name)
+            .arg(indent.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("node is required for the differential test: {e}"));
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let input: Vec<u8> = picked
+            .iter()
+            .flat_map(|&i| docs[i].json.bytes().chain(std::iter::once(b'\n')))
+            .collect();
+        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let out = child.wait_with_output().expect("running node");
+        writer
+            .join()
+            .expect("stdin writer thread")
+            .expect("writing documents to node");
+        assert!(
+            out.status.success(),
+            "the reference driver failed: {}",
+            out.status
+        );
+        let text = String::from_utf8(out.stdout).expect("node prints UTF-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines.len(),
+            picked.len(),
+            "the reference driver answered {} of {} documents",
+            lines.len(),
+            picked.len()
+        );
+        for (&i, line) in picked.iter().zip(lines) {
+            let answer: serde_json::Value =
+                serde_json::from_str(line).expect("driver prints JSON lines");
+            outputs[i] = Some(match answer {
+                serde_json::Value::String(s) => Ok(s),
+                other => Err(other["error"]
+                    .as_str()
+                    .unwrap_or("unknown error")
+                    .to_owned()),
+            });
+        }
+    }
+    outputs
+        .into_iter()
+        .map(|o| o.expect("every document has an answer"))
+        .collect()
+}
+
+/// The reference package folder, installed on first use.
+fn reference_package() -> &'static Path {
+    static PACKAGE: OnceLock<PathBuf> = OnceLock::new();
+    PACKAGE.get_or_init(|| {
+        let prefix = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("toon-reference-{REFERENCE_VERSION}"));
+        let package = prefix.join("node_modules/@toon-format/toon");
+        if installed_version(&package).as_deref() != Some(REFERENCE_VERSION) {
+            std::fs::create_dir_all(&prefix).expect("creating the scratch folder");
+            let status = Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&prefix)
+                .arg(format!("@toon-format/toon@{REFERENCE_VERSION}"))
+                .status()
+                .unwrap_or_else(|e| {
+                    panic!("npm is required to install the reference encoder: {e}")
+                });
+            assert!(
+                status.success(),
+                "npm install of the reference encoder failed: {status}"
+            );
+            let found = installed_version(&package);
+            assert_eq!(
+                found.as_deref(),
+                Some(REFERENCE_VERSION),
+                "npm installed another version of @toon-format/toon in {}",
+                prefix.display()
+            );
+        }
+        package
+    })
+}
+
+fn installed_version(package: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(package.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json["version"].as_str().map(str::to_owned)
+}
+
+fn datasets_root() -> PathBuf {
+    let root = match std::env::var_os("PITH_DATASETS") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
+    };
+    assert!(
+        root.is_dir(),
+        "datasets not found at {}: put the shared folder beside the checkout or set PITH_DATASETS",
+        root.display()
+    );
+    root
+}
+
+fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            collect_json_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "json") {
+            out.push(path);
+        }
+    }
+}
+
+/// JSON (read with key order kept) as a pith value, each object's keys in
+/// the order a JavaScript object enumerates them: array-index keys first,
+/// ascending, then the others in insertion order.
+fn to_pith_js_order(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => {
+            Value::Number(Number::parse(&n.to_string()).expect("JSON number"))
+        }
+        serde_json::Value::String(s) => Value::String(s.clone()),
+        serde_json::Value::Array(a) => Value::Array(a.iter().map(to_pith_js_order).collect()),
+        serde_json::Value::Object(m) => {
+            let mut indexed: Vec<(u32, &String, &serde_json::Value)> = Vec::new();
+            let mut named = Vec::new();
+            for (k, v) in m {
+                match array_index(k) {
+                    Some(i) => indexed.push((i, k, v)),
+                    None => named.push((k, v)),
+                }
+            }
+            indexed.sort_by_key(|&(i, _, _)| i);
+            let mut out = Map::with_capacity(m.len());
+            for (k, v) in indexed.into_iter().map(|(_, k, v)| (k, v)).chain(named) {
+                out.insert(k.clone(), to_pith_js_order(v));
+            }
+            Value::Object(out)
+        }
+    }
+}
+
+/// The index when `k` is a canonical array index (`0` to `2^32 - 2`).
+fn array_index(k: &str) -> Option<u32> {
+    let b = k.as_bytes();
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
+        return None;
+    }
+    k.parse::<u32>().ok().filter(|&i| i != u32::MAX)
+}
+
+/// A seeded generator of documents that exercise the encoder's choices.
+struct Gen {
+    state: u64,
+}
+
+type J = serde_json::Value;
+type JMap = serde_json::Map<String, J>;
+
+const STRINGS: &[&str] = &[
+    "",
+    " ",
+    "a",
+    "hello",
+    "hello world",
+    " lead",
+    "trail ",
+    "true",
+    "false",
+    "null",
+    "True",
+    "NULL",
+    "0",
+    "42",
+    "-7",
+    "3.14",
+    "-0.5",
+    "1e6",
+    "1E-7",
+    "2.5e+3",
+    "05",
+    "007",
+    "+1",
+    "+",
+    "+1.5e3",
+    "-",
+    "--",
+    "-x",
+    "- item",
+    "#",
+    "#x",
+    "a#b",
+    "x:y",
+    ":",
+    "a,b",
+    ",",
+    "a|b",
+    "|",
+    "a\tb",
+    "\t",
+    "line\nbreak",
+    "\r\n",
+    "[",
+    "]",
+    "{}",
+    "[1,2]",
+    "quote\"d",
+    "back\\slash",
+    "\u{0}",
+    "\u{1}\u{1f}",
+    "\u{7f}",
+    "caf\u{e9}",
+    "\u{65e5}\u{672c}\u{8a9e}",
+    "emoji \u{1f600}",
+    "\u{a0}nbsp",
+    "nbsp\u{a0}",
+    "\u{feff}bom",
+    "\u{2028}",
+    "\u{3000}x",
+    "Infinity",
+    "NaN",
+    "0x1F",
+    ".5",
+    "1.",
+    "1e",
+    "e5",
+    "null ",
+    " true",
+    "a b c",
+    "{a}",
+    "key: value",
+    "2024-01-01T00:00:00Z",
+    "https://example.com/a?b=c&d=e",
+    "C:\\path",
+    "100%",
+    "$5",
+    "a.b.c",
+    "__proto__",
+    "\u{85}next",
+    "x\u{b}y",
+    "\u{c}",
+    "\u{1b}[31m",
+];
+
+const KEYS: &[&str] = &[
+    "id",
+    "name",
+    "a",
+    "b",
+    "c",
+    "x",
+    "y",
+    "value",
+    "_private",
+    "camelCase",
+    "snake_case",
+    "with.dot",
+    "a.b",
+    "key9",
+    "",
+    " ",
+    "a b",
+    "1a",
+    "a-b",
+    "kebab-case",
+    "\u{e9}",
+    "\u{65e5}\u{672c}",
+    "__proto__",
+    "constructor",
+    "toString",
+    "0",
+    "1",
+    "42",
+    "007",
+    "-1",
+    "true",
+    "null",
+    "quote\"",
+    "back\\slash",
+    "colon:",
+    "[x]",
+    "{y}",
+    "tab\t",
+    "new\nline",
+    "#hash",
+    "a,b",
+    "a|b",
+    "\u{1f600}",
+    "status",
+    "price",
+    "tags",
+    "owner",
+    "meta",
+];
+
+const CHARS: &[char] = &[
+    'a',
+    'b',
+    'Z',
+    '0',
+    '9',
+    ' ',
+    '-',
+    '#',
+    ':',
+    ',',
+    '|',
+    '\t',
+    '\n',
+    '"',
+    '\\',
+    '[',
+    '{',
+    '.',
+    'e',
+    '+',
+    '\u{e9}',
+    '\u{1f600}',
+    '\u{0}',
+    '\u{1b}',
+    '\u{a0}',
+    '\u{feff}',
+    '\u{65e5}',
+    '_',
+];
+
+const FLOATS: &[f64] = &[
+    0.0,
+    -0.0,
+    0.1,
+    0.5,
+    1.5,
+    -2.25,
+    1e-7,
+    1.5e-7,
+    1e-6,
+    0.000001234,
+    123456.789,
+    1e21,
+    1e20,
+    123e19,
+    9007199254740992.0,
+    9007199254740994.0,
+    f64::MAX,
+    f64::MIN_POSITIVE,
+    5e-324,
+    1e300,
+    -1e-300,
+    4.35,
+    0.1 + 0.2,
+    1234567890123456789.0,
+    -9.999999999999999e22,
+];
+
+impl Gen {
+    fn new(seed: u64) -> Gen {
+        Gen { state: seed | 1 }
+    }
+
+    /// xorshift64*
+    fn next(&mut self) -> u64 {
+        let mut x = self.state;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.state = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+
+    fn document(&mut self, i: usize) -> J {
+        match i % 20 {
+            0 => self.primitive(),
+            1 => self.deep(),
+            2 | 3 => self.uniform_rows(3),
+            4 => self.keyed(3),
+            5 => self.list_item_object(3),
+            6 | 7 => self.mixed_array(4),
+            _ => {
+                if self.chance(20) {
+                    self.value(5)
+                } else {
+                    J::Object(self.object(4))
+                }
+            }
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> J {
+        if depth == 0 {
+            return self.primitive();
+        }
+        match self.below(14) {
+            0..=3 => self.primitive(),
+            4 | 5 => J::Object(self.object(depth - 1)),
+            6 => self.primitive_array(),
+            7 => self.uniform_rows(depth - 1),
+            8 => self.keyed(depth - 1),
+            9 => self.mixed_array(depth - 1),
+            10 => self.array_of_arrays(depth - 1),
+            11 => self.list_item_object(depth - 1),
+            12 => {
+                if self.chance(50) {
+                    J::Array(Vec::new())
+                } else {
+                    J::Object(JMap::new())
+                }
+            }
+            _ => self.string(),
+        }
+    }
+
+    fn primitive(&mut self) -> J {
+        match self.below(8) {
+            0 => J::Null,
+            1 => J::Bool(self.chance(50)),
+            2..=4 => self.number(),
+            _ => self.string(),
+        }
+    }
+
+    fn number(&mut self) -> J {
+        let f = match self.below(8) {
+            0 => return J::from(self.below(201) as i64 - 100),
+            1 => {
+                let n = (self.next() >> 11) as i64; // below 2^53
+                return J::from(if self.chance(50) { -n } else { n });
+            }
+            2 => loop {
+                let f = f64::from_bits(self.next());
+                if f.is_finite() {
+                    break f;
+                }
+            },
+            3 | 4 => self.pick(FLOATS),
+            5 => (self.below(1_000_000) as f64) / 100.0,
+            6 => {
+                let text = format!("{}e{}", self.below(100_000), self.below(50) as i64 - 25);
+                text.parse().expect("float literal")
+            }
+            _ => (self.next() >> 11) as f64 * 2f64.powi(self.below(80) as i32 - 40),
+        };
+        // The shortest decimal of the f64, as JSON.parse and pith both read it.
+        let n = Number::from_f64(f).expect("finite");
+        J::Number(serde_json::Number::from_f64(n.to_f64()).expect("finite"))
+    }
+
+    fn string(&mut self) -> J {
+        J::String(if self.chance(60) {
+            self.pick(STRINGS).to_owned()
+        } else {
+            let n = self.below(12);
+            (0..n).map(|_| self.pick(CHARS)).collect()
+        })
+    }
+
+    fn key(&mut self) -> String {
+        if self.chance(80) {
+            self.pick(KEYS).to_owned()
+        } else {
+            let n = 1 + self.below(6);
+            (0..n).map(|_| self.pick(CHARS)).collect()
+        }
+    }
+
+    /// `n` distinct keys.
+    fn keys(&mut self, n: usize) -> Vec<String> {
+        let mut keys: Vec<String> = Vec::with_capacity(n);
+        while keys.len() < n {
+            let k = self.key();
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        keys
+    }
+
+    fn object(&mut self, depth: usize) -> JMap {
+        let n = self.below(6);
+        let mut m = JMap::new();
+        for k in self.keys(n) {
+            let v = self.value(depth);
+            m.insert(k, v);
+        }
+        m
+    }
+
+    fn primitive_array(&mut self) -> J {
+        let n = self.below(7);
+        J::Array((0..n).map(|_| self.primitive()).collect())
+    }
+
+    fn array_of_arrays(&mut self, depth: usize) -> J {
+        let n = 1 + self.below(4);
+        J::Array(
+            (0..n)
+                .map(|_| {
+                    if self.chance(85) {
+                        self.primitive_array()
+                    } else {
+                        self.value(depth)
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// A row shape: keys, and for each a nested shape or a leaf.
+    fn shape(&mut self, depth: usize) -> Vec<(String, Option<Shape>)> {
+        let n = 1 + self.below(4);
+        self.keys(n)
+            .into_iter()
+            .map(|k| {
+                let nested = depth > 0 && self.chance(25);
+                let sub = nested.then(|| Shape(self.shape(depth - 1)));
+                (k, sub)
+            })
+            .collect()
+    }
+
+    fn row(&mut self, shape: &[(String, Option<Shape>)]) -> JMap {
+        let mut m = JMap::new();
+        let mut order: Vec<usize> = (0..shape.len()).collect();
+        if self.chance(15) {
+            // The same keys in another order: still one table.
+            for i in (1..order.len()).rev() {
+                order.swap(i, self.below(i + 1));
+            }
+        }
+        for i in order {
+            let (k, sub) = &shape[i];
+            let v = match sub {
+                Some(Shape(s)) => J::Object(self.row(s)),
+                None => self.primitive(),
+            };
+            m.insert(k.clone(), v);
+        }
+        m
+    }
+
+    /// Rows that mostly form a table; now and then one breaks it.
+    fn rows(&mut self, depth: usize, n: usize) -> Vec<JMap> {
+        let shape = self.shape(2);
+        let mut rows: Vec<JMap> = (0..n).map(|_| self.row(&shape)).collect();
+        if self.chance(20) {
+            let i = self.below(rows.len());
+            let row = &mut rows[i];
+            let k = row
+                .keys()
+                .nth(self.below(row.len()))
+                .cloned()
+                .expect("non-empty row");
+            match self.below(5) {
+                0 => {
+                    row.shift_remove(&k);
+                }
+                1 => {
+                    let extra = self.key();
+                    let v = self.primitive();
+                    row.insert(extra, v);
+                }
+                2 => {
+                    row.insert(k, J::Object(JMap::new()));
+                }
+                3 => {
+                    let v = self.value(depth);
+                    row.insert(k, v);
+                }
+                _ => {
+                    row.insert(k, J::Array(vec![J::from(1)]));
+                }
+            }
+        }
+        rows
+    }
+
+    fn uniform_rows(&mut self, depth: usize) -> J {
+        let n = 1 + self.below(5);
+        J::Array(self.rows(depth, n).into_iter().map(J::Object).collect())
+    }
+
+    fn keyed(&mut self, depth: usize) -> J {
+        let n = 1 + self.below(4);
+        let rows = self.rows(depth, n);
+        let names = self.keys(n);
+        J::Object(
+            names
+                .into_iter()
+                .zip(rows)
+                .map(|(k, r)| (k, J::Object(r)))
+                .collect(),
+        )
+    }
+
+    fn mixed_array(&mut self, depth: usize) -> J {
+        let n = 1 + self.below(5);
+        J::Array(
+            (0..n)
+                .map(|_| match self.below(4) {
+                    0 => self.list_item_object(depth),
+                    _ => self.value(depth),
+                })
+                .collect(),
+        )
+    }
+
+    /// An object whose first field is what list items treat specially.
+    fn list_item_object(&mut self, depth: usize) -> J {
+        let mut m = JMap::new();
+        let k = self.key();
+        let first = match self.below(8) {
+            0 | 1 => self.uniform_rows(depth),
+            2 => self.keyed(depth),
+            3 => self.primitive_array(),
+            4 => J::Array(Vec::new()),
+            5 => J::Object(JMap::new()),
+            6 => self.array_of_arrays(depth),
+            _ => self.value(depth),
+        };
+        m.insert(k, first);
+        for (k, v) in self.object(depth) {
+            m.entry(k).or_insert(v);
+        }
+        if self.chance(10) {
+            m = JMap::new();
+        }
+        let wrap = self.below(3);
+        if wrap == 0 {
+            J::Array(vec![J::Object(m)])
+        } else {
+            J::Object(m)
+        }
+    }
+
+    /// A chain of 8 to 40 containers.
+    fn deep(&mut self) -> J {
+        let n = 8 + self.below(33);
+        let mut v = self.primitive();
+        for _ in 0..n {
+            v = match self.below(3) {
+                0 => J::Array(vec![v]),
+                1 => {
+                    let mut m = JMap::new();
+                    m.insert(self.key(), v);
+                    J::Object(m)
+                }
+                _ => {
+                    let mut m = JMap::new();
+                    let other = self.primitive();
+                    m.insert(self.key(), v);
+                    m.entry(self.key()).or_insert(other);
+                    J::Object(m)
+                }
+            };
+        }
+        v
+    }
+}
+
+struct Shape(Vec<(String, Option<Shape>)>);
