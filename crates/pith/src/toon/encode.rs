@@ -24,7 +24,7 @@ mod quote;
 mod table;
 
 use self::quote::{Quoting, write_key, write_quoted};
-use self::table::{Group, Tables, lookup};
+use self::table::{Group, Tables, cell};
 use super::fold::{Collisions, try_fold};
 use super::{Delimiter, EncodeOptions, KeyFolding, Spec};
 use crate::{Error, ErrorKind, Map, Result, Value};
@@ -76,12 +76,17 @@ const CHUNK: usize = 64 * 1024;
 /// whenever a chunk is full ([`Stream`]). Called only at points where the
 /// bytes so far never change again.
 trait Sink {
+    /// Whether tables may be written before they are known to be tables and
+    /// taken back on a row that does not fit. That reads each row once
+    /// instead of twice, but needs the whole table in the buffer.
+    const SPECULATE: bool;
     fn drain(&mut self, out: &mut Vec<u8>) -> Result<()>;
 }
 
 struct Buffer;
 
 impl Sink for Buffer {
+    const SPECULATE: bool = true;
     #[inline(always)]
     fn drain(&mut self, _: &mut Vec<u8>) -> Result<()> {
         Ok(())
@@ -91,6 +96,7 @@ impl Sink for Buffer {
 struct Stream<W>(W);
 
 impl<W: Write> Sink for Stream<W> {
+    const SPECULATE: bool = false;
     #[inline]
     fn drain(&mut self, out: &mut Vec<u8>) -> Result<()> {
         if out.len() >= CHUNK {
@@ -113,6 +119,32 @@ struct Scope<'a> {
 }
 
 static NULL: Value = Value::Null;
+
+/// The rows of a table.
+#[derive(Clone, Copy)]
+enum Rows<'a> {
+    /// The elements of an array, all objects.
+    Array(&'a [Value]),
+    /// The entries of an object, all objects: a keyed table.
+    Keyed(&'a Map),
+}
+
+impl<'a> Rows<'a> {
+    fn len(self) -> usize {
+        match self {
+            Rows::Array(a) => a.len(),
+            Rows::Keyed(m) => m.len(),
+        }
+    }
+
+    fn first(self) -> Option<&'a Map> {
+        match self {
+            Rows::Array(a) => a.first(),
+            Rows::Keyed(m) => m.values().next(),
+        }
+        .and_then(Value::as_object)
+    }
+}
 
 struct Encoder<'a, 'o, S> {
     out: &'o mut Vec<u8>,
@@ -184,10 +216,8 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
             }
             Value::Object(m) => {
                 self.enter(1)?;
-                if self.v4
-                    && let Some(g) = self.tables.detect_keyed(m, 1, self.max_depth)
-                {
-                    return self.keyed_table(None, m, g, 0);
+                if self.keyed_candidate(m) && self.table(None, false, Rows::Keyed(m), 0, 2)? {
+                    return Ok(());
                 }
                 let dotted = self.fold && m.keys().any(|k| k.contains('.'));
                 let scope = Scope {
@@ -247,10 +277,10 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
                     return Ok(());
                 }
                 self.enter(level)?;
-                if self.v4
-                    && let Some(g) = self.tables.detect_keyed(o, level, self.max_depth)
+                if self.keyed_candidate(o)
+                    && self.table(Some(k), false, Rows::Keyed(o), depth, level + 1)?
                 {
-                    return self.keyed_table(Some(k), o, g, depth);
+                    return Ok(());
                 }
                 self.line(depth)?;
                 write_key(self.out, k);
@@ -362,17 +392,8 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
             }
             return self.inline(a);
         }
-        if objects
-            && let Some(g) = self
-                .tables
-                .detect(a.iter(), level + 1, self.max_depth, self.v4)
-        {
-            self.line(depth)?;
-            if let Some(k) = key {
-                write_key(self.out, k);
-            }
-            self.header(a.len(), false, Some(g));
-            return self.rows(a, g, depth + 1);
+        if objects && self.table(key, false, Rows::Array(a), depth, level + 1)? {
+            return Ok(());
         }
         self.line(depth)?;
         if let Some(k) = key {
@@ -445,26 +466,13 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         match v {
             Value::Array(a) if !a.is_empty() && kinds(a).1 => {
                 self.enter(level + 1)?;
-                if let Some(g) = self
-                    .tables
-                    .detect(a.iter(), level + 2, self.max_depth, self.v4)
-                {
-                    self.line(depth)?;
-                    self.out.extend_from_slice(b"- ");
-                    write_key(self.out, k);
-                    self.header(a.len(), false, Some(g));
-                    self.rows(a, g, depth + 2)?;
+                if self.table(Some(k), true, Rows::Array(a), depth, level + 2)? {
                     return self.fields(o, depth + 1, level, true, scope);
                 }
             }
-            Value::Object(inner) if self.v4 => {
+            Value::Object(inner) if self.keyed_candidate(inner) => {
                 self.enter(level + 1)?;
-                if let Some(g) = self.tables.detect_keyed(inner, level + 1, self.max_depth) {
-                    self.line(depth)?;
-                    self.out.extend_from_slice(b"- ");
-                    write_key(self.out, k);
-                    self.header(inner.len(), true, Some(g));
-                    self.keyed_rows(inner, g, depth + 2)?;
+                if self.table(Some(k), true, Rows::Keyed(inner), depth, level + 2)? {
                     return self.fields(o, depth + 1, level, true, scope);
                 }
             }
@@ -504,50 +512,145 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         self.fields(o, depth + 1, level, true, scope)
     }
 
-    /// A keyed table: `key[N:]{fields}:` and one `name: cells` row per entry.
-    fn keyed_table(&mut self, key: Option<&str>, m: &'a Map, g: Group, depth: usize) -> Result<()> {
+    /// Whether an object may be a keyed table (§9.5, 4.x only): at least two
+    /// entries, each a non-empty object. Whether they form a table is up to
+    /// [`Self::table`].
+    fn keyed_candidate(&self, m: &Map) -> bool {
+        self.v4
+            && m.len() >= 2
+            && m.values()
+                .all(|v| matches!(v, Value::Object(o) if !o.is_empty()))
+    }
+
+    /// Writes `rows` as a table when they form one: the header
+    /// `key[N]{fields}:` (`[N:]` for a keyed table) at indentation `depth`,
+    /// after `- ` when `hyphen`, and the rows below it (one level deeper, two
+    /// on a hyphen line). The row objects are at nesting `level`. Returns
+    /// `false`, having written nothing, when the rows do not form a table.
+    fn table(
+        &mut self,
+        key: Option<&str>,
+        hyphen: bool,
+        rows: Rows<'a>,
+        depth: usize,
+        level: usize,
+    ) -> Result<bool> {
+        let Some(first) = rows.first() else {
+            return Ok(false);
+        };
+        let Some(g) = self.tables.shape(first, level, self.max_depth, self.v4) else {
+            return Ok(false);
+        };
+        let rows_depth = depth + 1 + usize::from(hyphen);
+        if S::SPECULATE {
+            let (mark, started) = (self.out.len(), self.started);
+            self.table_header(key, hyphen, rows, g, depth)?;
+            let written = self.rows_checked(rows, g, rows_depth)?;
+            if !written {
+                self.out.truncate(mark);
+                self.started = started;
+            }
+            self.tables.release(g);
+            return Ok(written);
+        }
+        let mut aligned = true;
+        let fits = match rows {
+            Rows::Array(a) => a
+                .iter()
+                .all(|v| matches!(v, Value::Object(o) if self.tables.matches(o, g, &mut aligned))),
+            Rows::Keyed(m) => m
+                .values()
+                .all(|v| matches!(v, Value::Object(o) if self.tables.matches(o, g, &mut aligned))),
+        };
+        if fits {
+            self.table_header(key, hyphen, rows, g, depth)?;
+            match rows {
+                Rows::Array(a) => {
+                    for v in a {
+                        self.line(rows_depth)?;
+                        self.row(v.as_object(), g, aligned, &mut true);
+                    }
+                }
+                Rows::Keyed(m) => {
+                    for (k, v) in m {
+                        self.line(rows_depth)?;
+                        write_key(self.out, k);
+                        self.out.extend_from_slice(b": ");
+                        self.row(v.as_object(), g, aligned, &mut true);
+                    }
+                }
+            }
+        }
+        self.tables.release(g);
+        Ok(fits)
+    }
+
+    fn table_header(
+        &mut self,
+        key: Option<&str>,
+        hyphen: bool,
+        rows: Rows<'a>,
+        g: Group,
+        depth: usize,
+    ) -> Result<()> {
         self.line(depth)?;
+        if hyphen {
+            self.out.extend_from_slice(b"- ");
+        }
         if let Some(k) = key {
             write_key(self.out, k);
         }
-        self.header(m.len(), true, Some(g));
-        self.keyed_rows(m, g, depth + 1)
-    }
-
-    fn keyed_rows(&mut self, m: &'a Map, g: Group, depth: usize) -> Result<()> {
-        for (k, v) in m {
-            self.line(depth)?;
-            write_key(self.out, k);
-            self.out.extend_from_slice(b": ");
-            let mut first = true;
-            self.cells(v.as_object(), g, &mut first);
-        }
-        self.tables.release(g);
+        self.header(rows.len(), matches!(rows, Rows::Keyed(_)), Some(g));
         Ok(())
     }
 
-    /// One row per element of a table.
-    fn rows(&mut self, a: &'a [Value], g: Group, depth: usize) -> Result<()> {
-        for row in a {
-            self.line(depth)?;
-            let mut first = true;
-            self.cells(row.as_object(), g, &mut first);
+    /// Writes the rows while checking that each fits the shape; `false` at
+    /// the first that does not.
+    fn rows_checked(&mut self, rows: Rows<'a>, g: Group, depth: usize) -> Result<bool> {
+        match rows {
+            Rows::Array(a) => {
+                for v in a {
+                    self.line(depth)?;
+                    let Value::Object(o) = v else {
+                        return Ok(false);
+                    };
+                    if !self.row_checked(o, g, &mut true) {
+                        return Ok(false);
+                    }
+                }
+            }
+            Rows::Keyed(m) => {
+                for (k, v) in m {
+                    self.line(depth)?;
+                    write_key(self.out, k);
+                    self.out.extend_from_slice(b": ");
+                    let Value::Object(o) = v else {
+                        return Ok(false);
+                    };
+                    if !self.row_checked(o, g, &mut true) {
+                        return Ok(false);
+                    }
+                }
+            }
         }
-        self.tables.release(g);
-        Ok(())
+        Ok(true)
     }
 
-    /// The leaf cells of `row` in field order, nested groups depth first.
-    fn cells(&mut self, row: Option<&'a Map>, g: Group, first: &mut bool) {
-        for i in g.start..g.start + g.len {
-            let f = self.tables.fields[i];
-            let v = row.and_then(|m| lookup(m, f.hint, f.name)).unwrap_or(&NULL);
-            if f.len > 0 {
-                let kids = Group {
-                    start: f.start,
-                    len: f.len,
-                };
-                self.cells(v.as_object(), kids, first);
+    /// The leaf cells of a row that fits the shape, nested groups depth first.
+    fn row(&mut self, row: Option<&'a Map>, g: Group, aligned: bool, first: &mut bool) {
+        for j in 0..g.len {
+            let f = self.tables.fields[g.start + j];
+            let v = row
+                .and_then(|m| {
+                    if aligned {
+                        m.get_index(j).map(|(_, v)| v)
+                    } else {
+                        m.get(f.name)
+                    }
+                })
+                .unwrap_or(&NULL);
+            if let Some(kids) = f.kids {
+                self.row(v.as_object(), kids, aligned, first);
             } else {
                 if !*first {
                     self.out.push(self.delimiter);
@@ -556,6 +659,36 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
                 self.q.primitive(self.out, v);
             }
         }
+    }
+
+    /// Like [`Self::row`] for a row not yet checked: `false` as soon as it
+    /// does not fit the shape (what was written is then discarded).
+    fn row_checked(&mut self, row: &'a Map, g: Group, first: &mut bool) -> bool {
+        if row.len() != g.len {
+            return false;
+        }
+        for j in 0..g.len {
+            let f = self.tables.fields[g.start + j];
+            let Some(v) = cell(row, j, f.name, &mut true) else {
+                return false;
+            };
+            match (f.kids, v) {
+                (Some(kids), Value::Object(o)) => {
+                    if !self.row_checked(o, kids, first) {
+                        return false;
+                    }
+                }
+                (None, v) if v.is_primitive() => {
+                    if !*first {
+                        self.out.push(self.delimiter);
+                    }
+                    *first = false;
+                    self.q.primitive(self.out, v);
+                }
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// `[N]:`, `[N:]`, with the delimiter when it is not a comma, and the
@@ -586,12 +719,9 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
                 self.out.push(self.delimiter);
             }
             write_key(self.out, f.name);
-            if f.len > 0 {
+            if let Some(kids) = f.kids {
                 self.out.push(b'{');
-                self.field_names(Group {
-                    start: f.start,
-                    len: f.len,
-                });
+                self.field_names(kids);
                 self.out.push(b'}');
             }
         }

@@ -8,19 +8,23 @@ use crate::toon::Spec;
 
 /// The quoting rules in force for one document.
 pub(super) struct Quoting {
-    /// Bytes that force quotes anywhere in a value: `: " \ [ ] { }`, the C0
-    /// controls and the document delimiter.
-    table: &'static [bool; 256],
+    /// Per byte: [`QUOTE`] when it forces quotes anywhere in a value
+    /// (`: " \ [ ] { }`, the C0 controls, the document delimiter), and
+    /// [`ESCAPE`] when it is written escaped inside quotes.
+    table: &'static [u8; 256],
     v3: bool,
 }
+
+const QUOTE: u8 = 1;
+const ESCAPE: u8 = 2;
 
 impl Quoting {
     pub(super) fn new(delimiter: u8, spec: Spec) -> Quoting {
         let table = match delimiter {
-            b',' => &FORCE_COMMA,
-            b'|' => &FORCE_PIPE,
+            b',' => &CLASS_COMMA,
+            b'|' => &CLASS_PIPE,
             // A tab is a control character and so already forces quotes.
-            _ => &FORCE_BASE,
+            _ => &CLASS_BASE,
         };
         Quoting {
             table,
@@ -32,11 +36,11 @@ impl Quoting {
     #[inline]
     pub(super) fn primitive(&self, out: &mut Vec<u8>, v: &Value) {
         match v {
+            Value::String(s) => self.string(out, s),
+            Value::Number(n) => n.write_to(out),
             Value::Null => out.extend_from_slice(b"null"),
             Value::Bool(true) => out.extend_from_slice(b"true"),
             Value::Bool(false) => out.extend_from_slice(b"false"),
-            Value::Number(n) => n.write_to(out),
-            Value::String(s) => self.string(out, s),
             // Callers only pass primitives; a container here would be a logic
             // error, and writing nothing keeps the output well-formed.
             Value::Array(_) | Value::Object(_) => debug_assert!(false, "container as a cell"),
@@ -46,25 +50,52 @@ impl Quoting {
     /// Appends a string value, quoted only when the rules require it.
     #[inline]
     pub(super) fn string(&self, out: &mut Vec<u8>, s: &str) {
-        if self.needs_quotes(s) {
-            write_quoted(out, s);
+        let b = s.as_bytes();
+        let class = self.class(b);
+        if class & QUOTE == 0 && !self.reads_as_other(s) {
+            out.extend_from_slice(b);
+        } else if class & ESCAPE == 0 {
+            out.reserve(b.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(b);
+            out.push(b'"');
         } else {
-            out.extend_from_slice(s.as_bytes());
+            write_quoted(out, s);
         }
     }
 
-    /// Whether `s` must be quoted to read back as this same string.
-    fn needs_quotes(&self, s: &str) -> bool {
+    /// The union of the byte classes of `b`.
+    ///
+    /// One pass without early exit: most strings need no quotes, and a
+    /// branch-free OR is cheaper than testing each byte. Four accumulators
+    /// keep the table loads independent of each other.
+    #[inline]
+    fn class(&self, b: &[u8]) -> u8 {
+        let t = self.table;
+        let mut acc = [0u8; 4];
+        let mut quads = b.chunks_exact(4);
+        for q in &mut quads {
+            acc[0] |= t[q[0] as usize];
+            acc[1] |= t[q[1] as usize];
+            acc[2] |= t[q[2] as usize];
+            acc[3] |= t[q[3] as usize];
+        }
+        for &c in quads.remainder() {
+            acc[0] |= t[c as usize];
+        }
+        acc[0] | acc[1] | acc[2] | acc[3]
+    }
+
+    /// Whether `s`, free of the bytes that always force quotes, would still
+    /// read back as something else unquoted: an empty token, trimmed spaces,
+    /// a list marker, a comment (4.x), a literal or a number.
+    fn reads_as_other(&self, s: &str) -> bool {
         let b = s.as_bytes();
         let (first, last) = match (b.first(), b.last()) {
             (Some(&f), Some(&l)) => (f, l),
             _ => return true,
         };
-        // A leading hyphen reads as a list marker, a leading `#` (4.x) as a comment.
         if first == b' ' || last == b' ' || first == b'-' || (first == b'#' && !self.v3) {
-            return true;
-        }
-        if b.iter().any(|&c| self.table[c as usize]) {
             return true;
         }
         let literal = match first {
@@ -107,7 +138,7 @@ pub(super) fn write_quoted(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let mut start = 0;
     for (i, &c) in b.iter().enumerate() {
-        let short = ESCAPE[c as usize];
+        let short = ESCAPES[c as usize];
         if short == 0 {
             continue;
         }
@@ -185,27 +216,27 @@ fn js_trim_differs(s: &str) -> bool {
     s.chars().next().is_some_and(is_ws) || s.chars().next_back().is_some_and(is_ws)
 }
 
-const fn force_table(delimiter: u8) -> [bool; 256] {
-    let mut t = [false; 256];
+const fn class_table(delimiter: u8) -> [u8; 256] {
+    let mut t = [0; 256];
     let mut i = 0;
     while i < 0x20 {
-        t[i] = true;
+        t[i] = QUOTE | ESCAPE;
         i += 1;
     }
-    t[b':' as usize] = true;
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[b'[' as usize] = true;
-    t[b']' as usize] = true;
-    t[b'{' as usize] = true;
-    t[b'}' as usize] = true;
-    t[delimiter as usize] = true;
+    t[b'"' as usize] = QUOTE | ESCAPE;
+    t[b'\\' as usize] = QUOTE | ESCAPE;
+    t[b':' as usize] = QUOTE;
+    t[b'[' as usize] = QUOTE;
+    t[b']' as usize] = QUOTE;
+    t[b'{' as usize] = QUOTE;
+    t[b'}' as usize] = QUOTE;
+    t[delimiter as usize] |= QUOTE;
     t
 }
 
-static FORCE_BASE: [bool; 256] = force_table(b'\t');
-static FORCE_COMMA: [bool; 256] = force_table(b',');
-static FORCE_PIPE: [bool; 256] = force_table(b'|');
+static CLASS_BASE: [u8; 256] = class_table(b'\t');
+static CLASS_COMMA: [u8; 256] = class_table(b',');
+static CLASS_PIPE: [u8; 256] = class_table(b'|');
 
 /// Bytes allowed after the first in a bare key.
 static KEY_BYTE: [bool; 256] = {
@@ -221,7 +252,7 @@ static KEY_BYTE: [bool; 256] = {
 
 /// For each byte, 0 when it is copied as is, the letter of its short escape,
 /// or `u` for a `\u00xx` escape.
-static ESCAPE: [u8; 256] = {
+static ESCAPES: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 0x20 {

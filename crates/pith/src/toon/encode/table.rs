@@ -1,9 +1,13 @@
-//! Tabular detection: which arrays of objects (spec §9.3) and which objects of
-//! objects (keyed tables, §9.5) can be written as a header and rows, and with
-//! which field tree (nested field groups, 4.x only).
+//! Tables: which arrays of objects (spec §9.3) and which objects of objects
+//! (keyed tables, §9.5) are written as a header and rows, and with which
+//! field tree (nested field groups, 4.x only).
 //!
-//! Detection reads the rows in place: the field tree lives in a scratch arena
-//! that the encoder reuses, so a table costs no allocation per row or cell.
+//! The reference's rule, that every row has the first row's key set and each
+//! column holds only primitives or only non-empty objects that themselves
+//! form a table, comes down to this: the first row fixes a shape (a leaf for
+//! each primitive, a group for each non-empty object, nothing else allowed)
+//! and every row must match it. The shape lives in a scratch arena that the
+//! encoder reuses, so a table costs no allocation per row or cell.
 
 use crate::{Map, Value};
 
@@ -11,188 +15,179 @@ use crate::{Map, Value};
 #[derive(Clone, Copy)]
 pub(super) struct Field<'a> {
     pub(super) name: &'a str,
-    /// Position of the key in the first row, where most rows also keep it.
-    pub(super) hint: usize,
-    /// The group's children as `start..start + len` in the arena; `len == 0` for a leaf.
-    pub(super) start: usize,
-    pub(super) len: usize,
+    /// The group's fields, for a nested field group.
+    pub(super) kids: Option<Group>,
 }
 
-/// A run of fields in the arena: `start..start + len`.
+/// A run of sibling fields in the arena: `start..start + len`.
 #[derive(Clone, Copy)]
 pub(super) struct Group {
     pub(super) start: usize,
     pub(super) len: usize,
 }
 
-/// Scratch space for detection, reused from one table to the next.
+/// Scratch space for table shapes, reused from one table to the next.
 #[derive(Default)]
 pub(super) struct Tables<'a> {
     pub(super) fields: Vec<Field<'a>>,
-    /// For nested groups: the keys that lead from a row to the group's object.
-    path: Vec<(&'a str, usize)>,
-    /// One state per column of the groups being classified.
-    states: Vec<u8>,
 }
 
-const PRIMITIVE: u8 = 1;
-const OBJECT: u8 = 2;
-const OTHER: u8 = 4;
-
 impl<'a> Tables<'a> {
-    /// The field tree of `rows` (all objects, not checked here) if every row
-    /// has the first row's key set and every column is either all primitives
-    /// or, with `groups`, all non-empty objects that are themselves tabular.
+    /// The shape that `first`, a row at nesting `level`, gives a table, or
+    /// `None` when it cannot head one (no keys, an array or empty object
+    /// value, or with `groups` off any object value).
     ///
-    /// `level` is the nesting level of the row objects; detection never looks
-    /// at objects deeper than `max_depth` (it answers "not tabular", and the
-    /// encoder then meets the too-deep value and reports it).
-    pub(super) fn detect<I>(
+    /// Never looks at objects deeper than `max_depth`: it answers `None`,
+    /// and the encoder then meets the too-deep value and reports it.
+    pub(super) fn shape(
         &mut self,
-        rows: I,
+        first: &'a Map,
         level: usize,
         max_depth: usize,
         groups: bool,
-    ) -> Option<Group>
-    where
-        I: Iterator<Item = &'a Value> + Clone,
-    {
-        debug_assert!(self.path.is_empty());
+    ) -> Option<Group> {
         let mark = self.fields.len();
-        let found = self.group(rows, level, max_depth, groups);
-        if found.is_none() {
+        let shape = self.group(first, level, max_depth, groups);
+        if shape.is_none() {
             self.fields.truncate(mark);
         }
-        self.path.clear();
-        found
+        shape
     }
 
-    /// Keyed-table eligibility (§9.5): at least two entries, each a non-empty
-    /// object, and the entry values tabular.
-    pub(super) fn detect_keyed(
-        &mut self,
-        map: &'a Map,
-        level: usize,
-        max_depth: usize,
-    ) -> Option<Group> {
-        if map.len() < 2
-            || !map
-                .values()
-                .all(|v| matches!(v, Value::Object(o) if !o.is_empty()))
-        {
-            return None;
-        }
-        // `Map::values` is not `Clone`; the slice-backed `IntoIterator` is.
-        self.detect(map.into_iter().map(|(_, v)| v), level + 1, max_depth, true)
-    }
-
-    /// Drops the fields of a table once its rows are written.
+    /// Drops a table's shape once its rows are written.
     pub(super) fn release(&mut self, group: Group) {
         self.fields.truncate(group.start);
     }
 
-    fn group<I>(&mut self, rows: I, level: usize, max_depth: usize, groups: bool) -> Option<Group>
-    where
-        I: Iterator<Item = &'a Value> + Clone,
-    {
-        if level > max_depth {
-            return None;
+    /// Whether `row` fits the shape `g`; clears `aligned` when its keys (or
+    /// those of its nested objects) come in another order than the first row's.
+    pub(super) fn matches(&self, row: &Map, g: Group, aligned: &mut bool) -> bool {
+        if row.len() != g.len {
+            return false;
         }
-        let first = self.object_at(rows.clone().next()?)?;
-        if first.is_empty() {
-            return None;
-        }
-        let n = first.len();
-        let start = self.fields.len();
-        self.fields
-            .extend(first.keys().enumerate().map(|(hint, name)| Field {
-                name,
-                hint,
-                start: 0,
-                len: 0,
-            }));
-        let st = self.states.len();
-        self.states.resize(st + n, 0);
-        let ok = self.scan(rows.clone(), start, st, n);
-        let mut result = ok.then_some(Group { start, len: n });
-        if result.is_some() {
-            for j in 0..n {
-                match self.states[st + j] {
-                    PRIMITIVE => {}
-                    OBJECT if groups => {
-                        let f = self.fields[start + j];
-                        self.path.push((f.name, f.hint));
-                        let kids = self.group(rows.clone(), level + 1, max_depth, groups);
-                        self.path.pop();
-                        match kids {
-                            Some(g) => {
-                                self.fields[start + j].start = g.start;
-                                self.fields[start + j].len = g.len;
-                            }
-                            None => {
-                                result = None;
-                                break;
-                            }
-                        }
-                    }
-                    _ => {
-                        result = None;
-                        break;
-                    }
-                }
-            }
-        }
-        self.states.truncate(st);
-        if result.is_none() {
-            self.fields.truncate(start);
-        }
-        result
-    }
-
-    /// Checks every row's key set against the group's fields and records what
-    /// kinds of value each column holds.
-    fn scan<I>(&mut self, rows: I, start: usize, st: usize, n: usize) -> bool
-    where
-        I: Iterator<Item = &'a Value>,
-    {
-        for row in rows {
-            let Some(m) = self.object_at(row) else {
+        for (j, f) in self.fields[g.start..g.start + g.len].iter().enumerate() {
+            let Some(v) = cell(row, j, f.name, aligned) else {
                 return false;
             };
-            if m.len() != n {
+            let fits = match (f.kids, v) {
+                (None, v) => v.is_primitive(),
+                (Some(kids), Value::Object(o)) => self.matches(o, kids, aligned),
+                (Some(_), _) => false,
+            };
+            if !fits {
                 return false;
-            }
-            for j in 0..n {
-                let f = self.fields[start + j];
-                // Equal lengths and unique keys: every field present means equal key sets.
-                let Some(v) = lookup(m, f.hint, f.name) else {
-                    return false;
-                };
-                self.states[st + j] |= match v {
-                    Value::Object(o) if !o.is_empty() => OBJECT,
-                    Value::Array(_) | Value::Object(_) => OTHER,
-                    _ => PRIMITIVE,
-                };
             }
         }
         true
     }
 
-    /// The object that `self.path` leads to from `row`.
-    fn object_at(&self, row: &'a Value) -> Option<&'a Map> {
-        let mut v = row;
-        for &(name, hint) in &self.path {
-            v = lookup(v.as_object()?, hint, name)?;
+    fn group(
+        &mut self,
+        row: &'a Map,
+        level: usize,
+        max_depth: usize,
+        groups: bool,
+    ) -> Option<Group> {
+        if level > max_depth || row.is_empty() {
+            return None;
         }
-        v.as_object()
+        let start = self.fields.len();
+        self.fields
+            .extend(row.keys().map(|name| Field { name, kids: None }));
+        for (j, v) in row.values().enumerate() {
+            match v {
+                Value::Object(o) if groups => {
+                    let kids = self.group(o, level + 1, max_depth, groups)?;
+                    self.fields[start + j].kids = Some(kids);
+                }
+                Value::Array(_) | Value::Object(_) => return None,
+                _ => {}
+            }
+        }
+        Some(Group {
+            start,
+            len: row.len(),
+        })
     }
 }
 
-/// The value of `name` in `m`, looked up at `hint` first.
-#[inline]
-pub(super) fn lookup<'m>(m: &'m Map, hint: usize, name: &str) -> Option<&'m Value> {
-    match m.get_index(hint) {
-        Some((k, v)) if k == name => Some(v),
-        _ => m.get(name),
+/// The value of field `j`, named `name`, in `row`: at position `j` when the
+/// row keeps the first row's order, else found by name (clearing `aligned`).
+#[inline(always)]
+pub(super) fn cell<'m>(
+    row: &'m Map,
+    j: usize,
+    name: &str,
+    aligned: &mut bool,
+) -> Option<&'m Value> {
+    match row.get_index(j) {
+        Some((k, v)) if same_key(k, name) => Some(v),
+        _ => {
+            *aligned = false;
+            row.get(name)
+        }
+    }
+}
+
+/// String equality for the short keys of table rows, without a `memcmp`
+/// call: a table compares one key per cell. Keys of 4 to 16 bytes compare
+/// as two overlapping words.
+#[inline(always)]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=7 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        8..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+#[inline(always)]
+fn word4(s: &[u8], at: usize) -> u32 {
+    let mut w = [0; 4];
+    w.copy_from_slice(&s[at..at + 4]);
+    u32::from_ne_bytes(w)
+}
+
+#[inline(always)]
+fn word8(s: &[u8], at: usize) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(&s[at..at + 8]);
+    u64::from_ne_bytes(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_key_comparison_agrees_with_equality() {
+        let keys = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abce",
+            "abcdefg",
+            "abcdefh",
+            "abcdefgh",
+            "bbcdefgh",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+            "xbcdefghijklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+        ];
+        for a in keys {
+            for b in keys {
+                assert_eq!(same_key(a, b), a == b, "{a:?} vs {b:?}");
+            }
+        }
     }
 }
