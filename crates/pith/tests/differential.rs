@@ -1,41 +1,128 @@
-//! Differential test: pith's TOON encoder against the reference encoder,
-//! `@toon-format/toon` 4.4.0, byte for byte.
+//! Differential tests: pith's TOON encoder against the reference encoders,
+//! byte for byte: `@toon-format/toon` 4.4.0 for spec 4.x, and 2.3.1 for
+//! spec 3.3 (with key folding on some of the documents).
 //!
-//! The reference is installed with npm into a scratch folder under `target/`
-//! (reused while its version matches) and driven by
+//! The reference packages are installed with npm into a scratch folder under
+//! `target/` (reused while the version matches) and driven by
 //! `tests/support/ref-encode.mjs`. npm and node are required: without them
-//! the test fails, it never passes by skipping.
+//! the tests fail, they never pass by skipping.
 //!
 //! Inputs: every JSON file under the shared datasets folder
 //! (`$PITH_DATASETS`, or `shared/datasets` beside the checkout), each with
 //! every delimiter and indents 2 and 4, and a few thousand documents from a
 //! seeded generator aimed at the encoder's decisions: quoting, key quoting,
 //! numbers, tables, nested field groups, keyed tables, list items, empty
-//! containers and nesting.
+//! containers, nesting and foldable chains.
 //!
-//! Each document must also decode from the reference's text back to itself.
+//! Every document must also decode from the reference's text back to itself
+//! (spec 3.3 documents with folded keys only when path expansion can undo
+//! the folding exactly, that is when the document has no dotted keys).
 //!
-//! One difference between the two sides is not the encoder's: JavaScript
-//! objects put integer-like keys (`"0"`, `"42"`) first, in numeric order,
-//! whatever the input order. The value given to pith is put in that order
-//! first, so that both encoders see the same object.
+//! Two differences between the sides are not the encoder's to match:
+//!
+//! * JavaScript objects put integer-like keys (`"0"`, `"42"`) first, in
+//!   numeric order, whatever the input order. The value given to pith is put
+//!   in that order first, so that both encoders see the same object.
+//! * 2.3.1 leaves the first key of a list-item object out of the collision
+//!   check of key folding, so `- a.b: 1` can be followed by a folded
+//!   `a.b: 2` in the same object; pith follows spec 3.3 §13.4, which forbids
+//!   that. The generated documents do not contain that case.
 
-use pith::toon::{DecodeOptions, Delimiter, EncodeOptions};
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Map, Number, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-const REFERENCE_VERSION: &str = "4.4.0";
-/// Generated documents (spread over 3 delimiters × 2 indents).
+/// Generated documents per run (spread over the option sets below).
 const GENERATED: usize = 2_400;
 const SEED: u64 = 0x7007_2024_5eed_0001;
 /// How many failing documents to print in full.
 const SHOW: usize = 3;
 
+/// One reference encoder and the option sets its documents are spread over.
+struct Reference {
+    version: &'static str,
+    spec: Spec,
+    options: &'static [Options],
+}
+
+/// Delimiter, indent, and the flatten depth of key folding (`None`: off).
+type Options = (Delimiter, usize, Option<usize>);
+
+const V4: Reference = Reference {
+    version: "4.4.0",
+    spec: Spec::V4,
+    options: &[
+        (Delimiter::Comma, 2, None),
+        (Delimiter::Tab, 4, None),
+        (Delimiter::Pipe, 2, None),
+        (Delimiter::Comma, 4, None),
+        (Delimiter::Tab, 2, None),
+        (Delimiter::Pipe, 4, None),
+    ],
+};
+
+const V3: Reference = Reference {
+    version: "2.3.1",
+    spec: Spec::V3,
+    options: &[
+        (Delimiter::Comma, 2, Some(usize::MAX)),
+        (Delimiter::Tab, 4, None),
+        (Delimiter::Pipe, 2, Some(2)),
+        (Delimiter::Comma, 4, None),
+        (Delimiter::Tab, 2, Some(3)),
+        (Delimiter::Pipe, 4, Some(usize::MAX)),
+    ],
+};
+
 #[test]
 fn datasets_encode_like_the_reference() {
+    check(&V4, &dataset_docs(&V4));
+}
+
+#[test]
+fn generated_documents_encode_like_the_reference() {
+    let reference = check(&V4, &generated_docs(&V4));
+    assert_covers_every_form(&reference);
+}
+
+#[test]
+fn spec_3_3_encodes_like_the_reference() {
+    let mut docs = dataset_docs(&V3);
+    docs.extend(generated_docs(&V3));
+    let reference = check(&V3, &docs);
+    // Folding must have happened, or this test would not test it.
+    let folded = docs
+        .iter()
+        .zip(&reference)
+        .filter(|(doc, text)| {
+            let (delimiter, indent, flatten) = doc.options;
+            let unfolded = EncodeOptions {
+                delimiter,
+                indent,
+                spec: Spec::V3,
+                ..EncodeOptions::default()
+            };
+            flatten.is_some()
+                && pith::toon::encode(&doc.value, &unfolded).ok().as_ref() != Some(*text)
+        })
+        .count();
+    eprintln!("documents with folded keys: {folded}");
+    assert!(folded >= 25, "only {folded} documents have folded keys");
+}
+
+struct Doc {
+    name: String,
+    /// The document as one line of JSON, for the reference.
+    json: String,
+    /// The same document for pith, keys in JavaScript's order.
+    value: Value,
+    options: Options,
+}
+
+fn dataset_docs(reference: &Reference) -> Vec<Doc> {
     let root = datasets_root();
     let mut files = Vec::new();
     collect_json_files(&root, &mut files);
@@ -54,120 +141,53 @@ fn datasets_encode_like_the_reference() {
             .unwrap_or_else(|e| panic!("parsing {}: {e}", file.display()));
         let line = serde_json::to_string(&json).expect("serialize dataset");
         let value = to_pith_js_order(&json);
-        let name = file
-            .strip_prefix(&root)
-            .unwrap_or(file)
-            .display()
-            .to_string();
-        for (delimiter, indent) in COMBOS {
+        let name = file.strip_prefix(&root).unwrap_or(file).display();
+        for &options in reference.options {
             docs.push(Doc {
-                name: format!("{name} ({delimiter:?}, indent {indent})"),
+                name: format!("{name} {options:?}"),
                 json: line.clone(),
                 value: value.clone(),
-                delimiter,
-                indent,
+                options,
             });
         }
     }
-    check(&docs);
+    docs
 }
 
-#[test]
-fn generated_documents_encode_like_the_reference() {
+fn generated_docs(reference: &Reference) -> Vec<Doc> {
     let mut g = Gen::new(SEED);
-    let docs: Vec<Doc> = (0..GENERATED)
+    (0..GENERATED)
         .map(|i| {
             let json = g.document(i);
-            let (delimiter, indent) = COMBOS[i % COMBOS.len()];
+            let options = reference.options[i % reference.options.len()];
             Doc {
-                name: format!("generated #{i} ({delimiter:?}, indent {indent})"),
+                name: format!("generated #{i} {options:?}"),
                 json: serde_json::to_string(&json).expect("serialize generated"),
                 value: to_pith_js_order(&json),
-                delimiter,
-                indent,
+                options,
             }
         })
-        .collect();
-    let reference = check(&docs);
-    assert_covers_every_form(&reference);
-}
-
-/// Fails when the generated documents miss one of the encoder's forms, so
-/// that a change to the generator cannot quietly stop testing one.
-fn assert_covers_every_form(outputs: &[String]) {
-    let forms: [(&str, fn(&str) -> bool); 10] = [
-        ("table", |l| l.contains("]{") && !l.contains(":]{")),
-        ("keyed table", |l| {
-            l.contains(":]{") || l.contains(":\t]{") || l.contains(":|]{")
-        }),
-        ("nested field group", |l| {
-            l.ends_with("}:") && l.split_once("]{").is_some_and(|(_, f)| f.contains('{'))
-        }),
-        ("table on a hyphen line", |l| {
-            l.starts_with("- ") && l.contains("]{")
-        }),
-        ("list item", |l| l.starts_with("- ")),
-        ("empty object item", |l| l == "-"),
-        ("inline array", |l| l.contains("]: ")),
-        ("empty array", |l| {
-            l.ends_with(": []") || l == "[]" || l.ends_with("[0]:")
-        }),
-        ("quoted string", |l| l.contains('"')),
-        ("empty object", |l| {
-            l.ends_with(':') && !l.ends_with("]:") && !l.ends_with("}:")
-        }),
-    ];
-    let mut counts = [0usize; 10];
-    for text in outputs {
-        for (count, (_, test)) in counts.iter_mut().zip(&forms) {
-            if text.lines().any(|l| test(l.trim_start_matches(' '))) {
-                *count += 1;
-            }
-        }
-    }
-    let report: Vec<String> = forms
-        .iter()
-        .zip(counts)
-        .map(|((name, _), n)| format!("{name}: {n}"))
-        .collect();
-    eprintln!("documents per form: {}", report.join(", "));
-    for ((name, _), n) in forms.iter().zip(counts) {
-        assert!(
-            n >= 25,
-            "only {n} generated documents use the form {name:?}"
-        );
-    }
-}
-
-const COMBOS: [(Delimiter, usize); 6] = [
-    (Delimiter::Comma, 2),
-    (Delimiter::Tab, 4),
-    (Delimiter::Pipe, 2),
-    (Delimiter::Comma, 4),
-    (Delimiter::Tab, 2),
-    (Delimiter::Pipe, 4),
-];
-
-struct Doc {
-    name: String,
-    /// The document as one line of JSON, for the reference.
-    json: String,
-    /// The same document for pith, keys in JavaScript's order.
-    value: Value,
-    delimiter: Delimiter,
-    indent: usize,
+        .collect()
 }
 
 /// Encodes every document with both encoders and fails with the first few
 /// differences shown in full; returns the reference's texts.
-fn check(docs: &[Doc]) -> Vec<String> {
-    let reference = reference_outputs(docs);
+fn check(reference: &Reference, docs: &[Doc]) -> Vec<String> {
+    let outputs = reference_outputs(reference, docs);
     let mut encode_failures = Vec::new();
     let mut decode_failures = Vec::new();
-    for (doc, want) in docs.iter().zip(&reference) {
+    for (doc, want) in docs.iter().zip(&outputs) {
+        let (delimiter, indent, flatten) = doc.options;
         let opts = EncodeOptions {
-            delimiter: doc.delimiter,
-            indent: doc.indent,
+            delimiter,
+            indent,
+            spec: reference.spec,
+            key_folding: if flatten.is_some() {
+                KeyFolding::Safe
+            } else {
+                KeyFolding::Off
+            },
+            flatten_depth: flatten.unwrap_or(usize::MAX),
             ..EncodeOptions::default()
         };
         let got = pith::toon::encode(&doc.value, &opts);
@@ -212,8 +232,17 @@ fn check(docs: &[Doc]) -> Vec<String> {
                 shown(&doc.json)
             )),
         }
+        if flatten.is_some() && has_dotted_key(&doc.value) {
+            continue;
+        }
         let decode_opts = DecodeOptions {
-            indent: doc.indent,
+            indent,
+            spec: reference.spec,
+            expand_paths: if flatten.is_some() {
+                ExpandPaths::Safe
+            } else {
+                ExpandPaths::Off
+            },
             ..DecodeOptions::default()
         };
         let back = pith::toon::decode(want, &decode_opts);
@@ -239,17 +268,79 @@ fn check(docs: &[Doc]) -> Vec<String> {
     }
     assert!(
         encode_failures.is_empty() && decode_failures.is_empty(),
-        "{} of {} documents encode differently from @toon-format/toon {REFERENCE_VERSION}, \
+        "{} of {} documents encode differently from @toon-format/toon {}, \
          {} do not decode back (first {SHOW} shown above)",
         encode_failures.len(),
         docs.len(),
+        reference.version,
         decode_failures.len()
     );
     eprintln!(
-        "{} documents encoded identically to the reference and decoded back",
-        docs.len()
+        "{} documents encoded identically to @toon-format/toon {} and decoded back",
+        docs.len(),
+        reference.version
     );
-    reference.into_iter().flatten().collect()
+    outputs.into_iter().flatten().collect()
+}
+
+/// Whether any object in `v` has a key with a dot, which path expansion
+/// would split.
+fn has_dotted_key(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.iter().any(has_dotted_key),
+        Value::Object(m) => m.iter().any(|(k, v)| k.contains('.') || has_dotted_key(v)),
+        _ => false,
+    }
+}
+
+/// A named test of one line (without its indentation) for a form.
+type FormTest = (&'static str, fn(&str) -> bool);
+
+/// Fails when the generated documents miss one of the encoder's forms, so
+/// that a change to the generator cannot quietly stop testing one.
+fn assert_covers_every_form(outputs: &[String]) {
+    let forms: [FormTest; 10] = [
+        ("table", |l| l.contains("]{") && !l.contains(":]{")),
+        ("keyed table", |l| {
+            l.contains(":]{") || l.contains(":\t]{") || l.contains(":|]{")
+        }),
+        ("nested field group", |l| {
+            l.ends_with("}:") && l.split_once("]{").is_some_and(|(_, f)| f.contains('{'))
+        }),
+        ("table on a hyphen line", |l| {
+            l.starts_with("- ") && l.contains("]{")
+        }),
+        ("list item", |l| l.starts_with("- ")),
+        ("empty object item", |l| l == "-"),
+        ("inline array", |l| l.contains("]: ")),
+        ("empty array", |l| {
+            l.ends_with(": []") || l == "[]" || l.ends_with("[0]:")
+        }),
+        ("quoted string", |l| l.contains('"')),
+        ("empty object", |l| {
+            l.ends_with(':') && !l.ends_with("]:") && !l.ends_with("}:")
+        }),
+    ];
+    let mut counts = [0usize; 10];
+    for text in outputs {
+        for (count, (_, test)) in counts.iter_mut().zip(&forms) {
+            if text.lines().any(|l| test(l.trim_start_matches(' '))) {
+                *count += 1;
+            }
+        }
+    }
+    let report: Vec<String> = forms
+        .iter()
+        .zip(counts)
+        .map(|((name, _), n)| format!("{name}: {n}"))
+        .collect();
+    eprintln!("documents per form: {}", report.join(", "));
+    for ((name, _), n) in forms.iter().zip(counts) {
+        assert!(
+            n >= 25,
+            "only {n} generated documents use the form {name:?}"
+        );
+    }
 }
 
 /// The text in full, unless it is very large: then its start and the size.
@@ -282,32 +373,40 @@ fn first_difference(got: &str, want: &str) -> String {
 }
 
 /// The reference's output for each document, in order.
-fn reference_outputs(docs: &[Doc]) -> Vec<Result<String, String>> {
-    let package = reference_package();
+fn reference_outputs(reference: &Reference, docs: &[Doc]) -> Vec<Result<String, String>> {
+    let package = reference_package(reference.version);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/ref-encode.mjs");
     let mut outputs: Vec<Option<Result<String, String>>> = docs.iter().map(|_| None).collect();
-    for (delimiter, indent) in COMBOS {
+    for &options in reference.options {
         let picked: Vec<usize> = (0..docs.len())
-            .filter(|&i| docs[i].delimiter == delimiter && docs[i].indent == indent)
+            .filter(|&i| docs[i].options == options)
             .collect();
         if picked.is_empty() {
             continue;
         }
-        let name = match delimiter {
+        let (delimiter, indent, flatten) = options;
+        let delimiter = match delimiter {
             Delimiter::Comma => "comma",
             Delimiter::Tab => "tab",
             Delimiter::Pipe => "pipe",
         };
-        let mut child = Command::new("node")
+        let mut command = Command::new("node");
+        command
             .arg(&script)
             .arg(package)
-            .arg(name)
-            .arg(indent.to_string())
+            .arg(delimiter)
+            .arg(indent.to_string());
+        match flatten {
+            Some(usize::MAX) => command.arg("fold"),
+            Some(depth) => command.arg(format!("fold={depth}")),
+            None => &mut command,
+        };
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("node is required for the differential test: {e}"));
+            .unwrap_or_else(|e| panic!("node is required for the differential tests: {e}"));
         let mut stdin = child.stdin.take().expect("piped stdin");
         let input: Vec<u8> = picked
             .iter()
@@ -351,37 +450,41 @@ fn reference_outputs(docs: &[Doc]) -> Vec<Result<String, String>> {
         .collect()
 }
 
-/// The reference package folder, installed on first use.
-fn reference_package() -> &'static Path {
-    static PACKAGE: OnceLock<PathBuf> = OnceLock::new();
-    PACKAGE.get_or_init(|| {
-        let prefix = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("toon-reference-{REFERENCE_VERSION}"));
-        let package = prefix.join("node_modules/@toon-format/toon");
-        if installed_version(&package).as_deref() != Some(REFERENCE_VERSION) {
-            std::fs::create_dir_all(&prefix).expect("creating the scratch folder");
-            let status = Command::new("npm")
-                .args(["install", "--no-audit", "--no-fund", "--prefix"])
-                .arg(&prefix)
-                .arg(format!("@toon-format/toon@{REFERENCE_VERSION}"))
-                .status()
-                .unwrap_or_else(|e| {
-                    panic!("npm is required to install the reference encoder: {e}")
-                });
-            assert!(
-                status.success(),
-                "npm install of the reference encoder failed: {status}"
-            );
-            let found = installed_version(&package);
-            assert_eq!(
-                found.as_deref(),
-                Some(REFERENCE_VERSION),
-                "npm installed another version of @toon-format/toon in {}",
-                prefix.display()
-            );
-        }
-        package
-    })
+/// The folder of `@toon-format/toon@version`, installed on first use.
+fn reference_package(version: &'static str) -> &'static Path {
+    static PACKAGES: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Path)>>> =
+        OnceLock::new();
+    let packages = PACKAGES.get_or_init(Default::default);
+    // Held during the install, so that two tests never run npm in one folder.
+    let mut packages = packages.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, path)) = packages.iter().find(|(v, _)| *v == version) {
+        return path;
+    }
+    let prefix = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("toon-reference-{version}"));
+    let package = prefix.join("node_modules/@toon-format/toon");
+    if installed_version(&package).as_deref() != Some(version) {
+        std::fs::create_dir_all(&prefix).expect("creating the scratch folder");
+        let status = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .arg(format!("@toon-format/toon@{version}"))
+            .status()
+            .unwrap_or_else(|e| panic!("npm is required to install the reference encoder: {e}"));
+        assert!(
+            status.success(),
+            "npm install of @toon-format/toon@{version} failed: {status}"
+        );
+        let found = installed_version(&package);
+        assert_eq!(
+            found.as_deref(),
+            Some(version),
+            "npm installed another version of @toon-format/toon in {}",
+            prefix.display()
+        );
+    }
+    let path: &'static Path = Box::leak(package.into_boxed_path());
+    packages.push((version, path));
+    path
 }
 
 fn installed_version(package: &Path) -> Option<String> {
@@ -656,7 +759,7 @@ const FLOATS: &[f64] = &[
     4.35,
     0.1 + 0.2,
     1234567890123456789.0,
-    -9.999999999999999e22,
+    -1e23,
 ];
 
 impl Gen {

@@ -1,6 +1,8 @@
 // Reference TOON encoder driver for tests/differential.rs.
 //
-// Usage: node ref-encode.mjs <package-dir> <delimiter: comma|tab|pipe> <indent>
+// Usage: node ref-encode.mjs <package-dir> <delimiter: comma|tab|pipe> <indent> [fold[=N]]
+//
+// `fold` turns on safe key folding (spec 3.3), `fold=N` with a flatten depth of N.
 //
 // Reads one JSON document per line on stdin and writes, for each, one line on
 // stdout: the reference encoder's TOON output as a JSON string, or
@@ -10,13 +12,23 @@ import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 
-const [packageDir, delimiterName, indentText] = process.argv.slice(2)
+const [packageDir, delimiterName, indentText, foldText] = process.argv.slice(2)
 const delimiters = { comma: ',', tab: '\t', pipe: '|' }
 const delimiter = delimiters[delimiterName]
 const indent = Number(indentText)
 if (!packageDir || delimiter === undefined || !Number.isInteger(indent) || indent < 1) {
-  console.error('usage: node ref-encode.mjs <package-dir> <comma|tab|pipe> <indent>')
+  console.error('usage: node ref-encode.mjs <package-dir> <comma|tab|pipe> <indent> [fold[=N]]')
   process.exit(2)
+}
+const options = { indent, delimiter }
+if (foldText !== undefined) {
+  const match = /^fold(?:=(\d+))?$/.exec(foldText)
+  if (!match) {
+    console.error(`unknown folding option ${JSON.stringify(foldText)}`)
+    process.exit(2)
+  }
+  options.keyFolding = 'safe'
+  options.flattenDepth = match[1] === undefined ? Infinity : Number(match[1])
 }
 
 const toon = await import(pathToFileURL(join(packageDir, 'dist', 'index.mjs')).href)
@@ -27,7 +39,7 @@ let pending = 0
 for await (const line of lines) {
   let result
   try {
-    result = JSON.stringify(toon.encode(JSON.parse(line), { indent, delimiter }))
+    result = JSON.stringify(toon.encode(JSON.parse(line), options))
   } catch (e) {
     result = JSON.stringify({ error: String(e && e.message || e) })
   }
