@@ -833,3 +833,6 @@ fn too_deep(root: &Value, max_depth: usize) -> Error {
         format!("expected at most {max_depth} levels of nesting, found more"),
     )
 }
+
+#[cfg(test)]
+mod tests;
