@@ -32,6 +32,14 @@ use std::io::Write;
 
 /// Encodes `value` as TOON text.
 ///
+/// # Errors
+///
+/// [`ErrorKind::DepthLimit`] for a value nested deeper than
+/// [`EncodeOptions::max_depth`] (with its JSON path),
+/// [`ErrorKind::Indentation`] for an indent of 0, and
+/// [`ErrorKind::Unrepresentable`] for key folding with [`Spec::V4`] (4.x
+/// readers take dotted keys literally, so folding would change the value).
+///
 /// ```
 /// use pith::toon::{encode, EncodeOptions};
 /// use pith::Value;
@@ -52,6 +60,9 @@ pub fn encode(value: &Value, opts: &EncodeOptions) -> Result<String> {
 
 /// Encodes `value` as TOON text into `writer`, in chunks of about 64 KiB, and
 /// flushes it. Memory use stays at one chunk plus the longest line.
+///
+/// Errors are those of [`encode`] and [`ErrorKind::Io`]; what was written
+/// before an error stays written.
 pub fn encode_to<W: Write>(value: &Value, opts: &EncodeOptions, mut writer: W) -> Result<()> {
     let mut buf = Vec::with_capacity(CHUNK + CHUNK / 4);
     Encoder::new(value, opts, &mut buf, Stream(&mut writer))?.run()?;

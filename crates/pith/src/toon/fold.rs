@@ -5,6 +5,12 @@
 //! the same value back, that is when every segment is an identifier
 //! (`^[A-Za-z_][A-Za-z0-9_]*$`, no dots) and the folded key collides with no
 //! sibling key and no dotted key of the root object.
+//!
+//! Siblings include the first field of a list-item object, which
+//! `@toon-format/toon` 2.3.1 leaves out of its check (it can write `- a.b: 1`
+//! and then a folded `a.b: 2` in the same object, which no reader takes back).
+//! pith follows spec 3.3 §13.4 there; everywhere else it folds exactly as
+//! 2.3.1 does.
 
 use crate::{Map, Value};
 
