@@ -7,6 +7,11 @@
 
 use crate::DEFAULT_MAX_DEPTH;
 
+mod encode;
+mod fold;
+
+pub use encode::{encode, encode_into, encode_to};
+
 /// Which edition of the TOON specification to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Spec {

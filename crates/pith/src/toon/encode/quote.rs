@@ -1,0 +1,341 @@
+//! Primitive tokens and keys: when a string needs quotes, and how quoted text is escaped.
+//!
+//! Every decision is one pass over the bytes through a 256-entry table, so the
+//! common case (a plain word, a date, an identifier) costs a single scan and a copy.
+
+use crate::Value;
+use crate::toon::Spec;
+
+/// The quoting rules in force for one document.
+pub(super) struct Quoting {
+    /// Per byte: [`QUOTE`] when it forces quotes anywhere in a value
+    /// (`: " \ [ ] { }`, the C0 controls, the document delimiter), and
+    /// [`ESCAPE`] when it is written escaped inside quotes.
+    table: &'static [u8; 256],
+    v3: bool,
+}
+
+const QUOTE: u8 = 1;
+const ESCAPE: u8 = 2;
+
+impl Quoting {
+    pub(super) fn new(delimiter: u8, spec: Spec) -> Quoting {
+        let table = match delimiter {
+            b',' => &CLASS_COMMA,
+            b'|' => &CLASS_PIPE,
+            // A tab is a control character and so already forces quotes.
+            _ => &CLASS_BASE,
+        };
+        Quoting {
+            table,
+            v3: spec == Spec::V3,
+        }
+    }
+
+    /// Appends a primitive (`null`, a boolean, a number or a string) as a token.
+    #[inline]
+    pub(super) fn primitive(&self, out: &mut Vec<u8>, v: &Value) {
+        match v {
+            Value::String(s) => self.string(out, s),
+            Value::Number(n) => n.write_to(out),
+            Value::Null => out.extend_from_slice(b"null"),
+            Value::Bool(true) => out.extend_from_slice(b"true"),
+            Value::Bool(false) => out.extend_from_slice(b"false"),
+            // Callers only pass primitives; a container here would be a logic
+            // error, and writing nothing keeps the output well-formed.
+            Value::Array(_) | Value::Object(_) => debug_assert!(false, "container as a cell"),
+        }
+    }
+
+    /// Appends a string value, quoted only when the rules require it.
+    #[inline]
+    pub(super) fn string(&self, out: &mut Vec<u8>, s: &str) {
+        let b = s.as_bytes();
+        let class = self.class(b);
+        if class & QUOTE == 0 && !self.reads_as_other(s) {
+            out.extend_from_slice(b);
+        } else if class & ESCAPE == 0 {
+            out.reserve(b.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(b);
+            out.push(b'"');
+        } else {
+            write_quoted(out, s);
+        }
+    }
+
+    /// The union of the byte classes of `b`.
+    ///
+    /// One pass without early exit: most strings need no quotes, and a
+    /// branch-free OR is cheaper than testing each byte. Four accumulators
+    /// keep the table loads independent of each other.
+    #[inline]
+    fn class(&self, b: &[u8]) -> u8 {
+        let t = self.table;
+        let mut acc = [0u8; 4];
+        let mut quads = b.chunks_exact(4);
+        for q in &mut quads {
+            acc[0] |= t[q[0] as usize];
+            acc[1] |= t[q[1] as usize];
+            acc[2] |= t[q[2] as usize];
+            acc[3] |= t[q[3] as usize];
+        }
+        for &c in quads.remainder() {
+            acc[0] |= t[c as usize];
+        }
+        acc[0] | acc[1] | acc[2] | acc[3]
+    }
+
+    /// Whether `s`, free of the bytes that always force quotes, would still
+    /// read back as something else unquoted: an empty token, trimmed spaces,
+    /// a list marker, a comment (4.x), a literal or a number.
+    fn reads_as_other(&self, s: &str) -> bool {
+        let b = s.as_bytes();
+        let (first, last) = match (b.first(), b.last()) {
+            (Some(&f), Some(&l)) => (f, l),
+            _ => return true,
+        };
+        if first == b' ' || last == b' ' || first == b'-' || (first == b'#' && !self.v3) {
+            return true;
+        }
+        let literal = match first {
+            b'0'..=b'9' => numeric_like(b),
+            b'+' if !self.v3 => numeric_like(&b[1..]),
+            b't' => b == b"true",
+            b'f' => b == b"false",
+            b'n' => b == b"null",
+            _ => false,
+        };
+        literal || (self.v3 && (first >= 0x80 || last >= 0x80) && js_trim_differs(s))
+    }
+}
+
+/// Appends a key: bare when it matches `^[A-Za-z_][A-Za-z0-9_.]*$`, quoted otherwise.
+#[inline]
+pub(super) fn write_key(out: &mut Vec<u8>, key: &str) {
+    if is_bare_key(key) {
+        out.extend_from_slice(key.as_bytes());
+    } else {
+        write_quoted(out, key);
+    }
+}
+
+/// Whether a key may be written without quotes.
+#[inline]
+pub(super) fn is_bare_key(key: &str) -> bool {
+    match key.as_bytes().split_first() {
+        Some((&f, rest)) => {
+            (f.is_ascii_alphabetic() || f == b'_') && rest.iter().all(|&c| KEY_BYTE[c as usize])
+        }
+        None => false,
+    }
+}
+
+/// Appends `"s"` with `\\`, `\"`, `\n`, `\r`, `\t` and `\u00xx` escapes.
+pub(super) fn write_quoted(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &c) in b.iter().enumerate() {
+        let short = ESCAPES[c as usize];
+        if short == 0 {
+            continue;
+        }
+        out.extend_from_slice(&b[start..i]);
+        if short == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(c >> 4)],
+                HEX[usize::from(c & 0xf)],
+            ]);
+        } else {
+            out.extend_from_slice(&[b'\\', short]);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&b[start..]);
+    out.push(b'"');
+}
+
+/// Matches `\d+(\.\d+)?([eE][+-]?\d+)?` against the whole of `b` (ASCII digits only).
+fn numeric_like(b: &[u8]) -> bool {
+    let digits = |i: usize| {
+        b[i.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
+    let mut i = digits(0);
+    if i == 0 {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        let n = digits(i + 1);
+        if n == 0 {
+            return false;
+        }
+        i += 1 + n;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let n = digits(i);
+        if n == 0 {
+            return false;
+        }
+        i += n;
+    }
+    i == b.len()
+}
+
+/// Whether ECMAScript's `String.prototype.trim` would change `s`, judged by
+/// its first and last characters. Spec 3.3 encoders quote such strings;
+/// ASCII whitespace other than the space is a control character and is
+/// handled by the byte table.
+fn js_trim_differs(s: &str) -> bool {
+    let is_ws = |c: char| {
+        matches!(
+            c,
+            '\u{a0}' | '\u{1680}' | '\u{2000}'
+                ..='\u{200a}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+                    | '\u{202f}'
+                    | '\u{205f}'
+                    | '\u{3000}'
+                    | '\u{feff}'
+        )
+    };
+    s.chars().next().is_some_and(is_ws) || s.chars().next_back().is_some_and(is_ws)
+}
+
+const fn class_table(delimiter: u8) -> [u8; 256] {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = QUOTE | ESCAPE;
+        i += 1;
+    }
+    t[b'"' as usize] = QUOTE | ESCAPE;
+    t[b'\\' as usize] = QUOTE | ESCAPE;
+    t[b':' as usize] = QUOTE;
+    t[b'[' as usize] = QUOTE;
+    t[b']' as usize] = QUOTE;
+    t[b'{' as usize] = QUOTE;
+    t[b'}' as usize] = QUOTE;
+    t[delimiter as usize] |= QUOTE;
+    t
+}
+
+static CLASS_BASE: [u8; 256] = class_table(b'\t');
+static CLASS_COMMA: [u8; 256] = class_table(b',');
+static CLASS_PIPE: [u8; 256] = class_table(b'|');
+
+/// Bytes allowed after the first in a bare key.
+static KEY_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+        c += 1;
+    }
+    t
+};
+
+/// For each byte, 0 when it is copied as is, the letter of its short escape,
+/// or `u` for a `\u00xx` escape.
+static ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = b'u';
+        i += 1;
+    }
+    t[b'\n' as usize] = b'n';
+    t[b'\r' as usize] = b'r';
+    t[b'\t' as usize] = b't';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn token(s: &str, delimiter: u8, spec: Spec) -> String {
+        let mut out = Vec::new();
+        Quoting::new(delimiter, spec).string(&mut out, s);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn quotes_what_would_read_back_differently() {
+        let v4 = |s: &str| token(s, b',', Spec::V4);
+        assert_eq!(v4("hello world"), "hello world");
+        assert_eq!(v4(""), "\"\"");
+        assert_eq!(v4(" a"), "\" a\"");
+        assert_eq!(v4("a "), "\"a \"");
+        assert_eq!(v4("true"), "\"true\"");
+        assert_eq!(v4("nullx"), "nullx");
+        assert_eq!(v4("42"), "\"42\"");
+        assert_eq!(v4("05"), "\"05\"");
+        assert_eq!(v4("1.5e-3"), "\"1.5e-3\"");
+        assert_eq!(v4("1.5e"), "1.5e");
+        assert_eq!(v4("1."), "1.");
+        assert_eq!(v4("+7"), "\"+7\"");
+        assert_eq!(v4("-x"), "\"-x\"");
+        assert_eq!(v4("#tag"), "\"#tag\"");
+        assert_eq!(v4("a#"), "a#");
+        assert_eq!(v4("a,b"), "\"a,b\"");
+        assert_eq!(v4("a|b"), "a|b");
+        assert_eq!(token("a|b", b'|', Spec::V4), "\"a|b\"");
+        assert_eq!(token("a,b", b'\t', Spec::V4), "a,b");
+        assert_eq!(v4("x:y"), "\"x:y\"");
+        assert_eq!(v4("[1]"), "\"[1]\"");
+        assert_eq!(v4("\u{a0}x"), "\u{a0}x");
+        assert_eq!(v4("caf\u{e9} \u{1f600}"), "caf\u{e9} \u{1f600}");
+    }
+
+    #[test]
+    fn spec_3_3_rules_differ_on_hash_plus_and_unicode_space() {
+        let v3 = |s: &str| token(s, b',', Spec::V3);
+        assert_eq!(v3("#tag"), "#tag");
+        assert_eq!(v3("+7"), "+7");
+        assert_eq!(v3("\u{a0}x"), "\"\u{a0}x\"");
+        assert_eq!(v3("x\u{3000}"), "\"x\u{3000}\"");
+        assert_eq!(v3("\u{feff}x"), "\"\u{feff}x\"");
+        assert_eq!(v3("\u{85}x"), "\u{85}x");
+    }
+
+    #[test]
+    fn escapes_the_short_forms_and_other_controls() {
+        assert_eq!(
+            token("a\"b\\c\nd\re\tf\u{1}g\u{1f}\u{7f}", b',', Spec::V4),
+            "\"a\\\"b\\\\c\\nd\\re\\tf\\u0001g\\u001f\u{7f}\""
+        );
+    }
+
+    #[test]
+    fn keys_are_bare_only_when_identifier_like() {
+        let key = |k: &str| {
+            let mut out = Vec::new();
+            write_key(&mut out, k);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(key("a.b_c9"), "a.b_c9");
+        assert_eq!(key("_x"), "_x");
+        assert_eq!(key("9a"), "\"9a\"");
+        assert_eq!(key(""), "\"\"");
+        assert_eq!(key("a-b"), "\"a-b\"");
+        assert_eq!(key("caf\u{e9}"), "\"caf\u{e9}\"");
+    }
+}
