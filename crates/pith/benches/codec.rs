@@ -184,7 +184,9 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
         Contestant {
             name: "serde_toon::from_str",
             run: Box::new(|| {
-                std::hint::black_box(serde_toon::from_str::<serde_toon::Value>(&peer_toon).unwrap());
+                std::hint::black_box(
+                    serde_toon::from_str::<serde_toon::Value>(&peer_toon).unwrap(),
+                );
             }),
             times: Vec::new(),
         },

@@ -187,22 +187,22 @@ impl Error {
     /// ```
     pub fn render(&self, source: &str) -> String {
         let mut out = self.to_string();
-        if let Some(p) = self.inner.position {
-            if let Some(text) = source.lines().nth(p.line - 1) {
-                let text = text.strip_suffix('\r').unwrap_or(text);
-                let num = p.line.to_string();
-                let pad = " ".repeat(num.len());
-                // Tabs would shift the caret; show them as single spaces.
-                let shown: String = text
-                    .chars()
-                    .map(|c| if c == '\t' { ' ' } else { c })
-                    .collect();
-                let caret_at = p.column.saturating_sub(1).min(shown.chars().count());
-                out.push_str(&format!(
-                    "\n {num} | {shown}\n {pad} | {}^",
-                    " ".repeat(caret_at)
-                ));
-            }
+        if let Some(p) = self.inner.position
+            && let Some(text) = source.lines().nth(p.line.saturating_sub(1))
+        {
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            let num = p.line.to_string();
+            let pad = " ".repeat(num.len());
+            // Tabs would shift the caret; show them as single spaces.
+            let shown: String = text
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect();
+            let caret_at = p.column.saturating_sub(1).min(shown.chars().count());
+            out.push_str(&format!(
+                "\n {num} | {shown}\n {pad} | {}^",
+                " ".repeat(caret_at)
+            ));
         }
         out
     }

@@ -39,10 +39,45 @@ fn string() -> impl Strategy<Value = String> {
     prop_oneof![
         // Strings that look like other things, or need quotes.
         prop::sample::select(vec![
-            "", " ", "true", "false", "null", "42", "-1", "1e5", "05", "+1", "-", "- x", "#",
-            "#tag", "a:b", "a,b", "a|b", "a\tb", "[1]", "{x}", "\"q\"", "back\\slash", "line\nbreak",
-            "\r", "\u{0}", "\u{1f}", "[]", "{}", "[2]: a,b", "key: value", " lead", "trail ",
-            "__proto__", "constructor", "a.b.c", "日本語", "🎉👩‍👩‍👧", "\u{feff}", "\u{2028}",
+            "",
+            " ",
+            "true",
+            "false",
+            "null",
+            "42",
+            "-1",
+            "1e5",
+            "05",
+            "+1",
+            "-",
+            "- x",
+            "#",
+            "#tag",
+            "a:b",
+            "a,b",
+            "a|b",
+            "a\tb",
+            "[1]",
+            "{x}",
+            "\"q\"",
+            "back\\slash",
+            "line\nbreak",
+            "\r",
+            "\u{0}",
+            "\u{1f}",
+            "[]",
+            "{}",
+            "[2]: a,b",
+            "key: value",
+            " lead",
+            "trail ",
+            "__proto__",
+            "constructor",
+            "a.b.c",
+            "日本語",
+            "🎉👩‍👩‍👧",
+            "\u{feff}",
+            "\u{2028}",
         ])
         .prop_map(String::from),
         any::<String>(),
@@ -174,7 +209,8 @@ proptest! {
 
 #[test]
 fn the_equivalence_check_catches_lost_facts() {
-    let v = pith::json::parse(r#"{"rows":[{"a":1,"b":null},{"a":2,"b":[]}],"k":{"x":{}}}"#).unwrap();
+    let v =
+        pith::json::parse(r#"{"rows":[{"a":1,"b":null},{"a":2,"b":[]}],"k":{"x":{}}}"#).unwrap();
     let lost = [
         r#"{"rows":[{"a":1},{"a":2,"b":[]}],"k":{"x":{}}}"#,
         r#"{"rows":[{"a":1,"b":null},{"a":2,"b":[]}],"k":{"x":null}}"#,
