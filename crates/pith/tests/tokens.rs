@@ -41,24 +41,41 @@ fn cl100k_matches_tiktoken_on_stress_set() {
     compare(TokenizerKind::Cl100k, Group::Stress);
 }
 
-/// The compact-JSON o200k counts that `shared/datasets/README.md` lists.
+/// The o200k counts `shared/datasets/README.md` lists: compact JSON for
+/// the generated and TOON-benchmark files, 2-space indented JSON (its "JSON"
+/// column) for the pm-cli fixtures.
 #[test]
 fn dataset_readme_counts() {
     let o200k = Tokenizer::get(TokenizerKind::O200k);
-    let expected = [
+    let compact = [
         ("generated/gen-flat-50k.json", 2_086_808),
         ("generated/gen-nested-10k.json", 413_794),
         ("toon-benchmark/bench-token-tabular.json", 79_057),
-        ("toon-benchmark/bench-token-nested-config.json", 552),
+        ("toon-benchmark/bench-token-analytics.json", 14_211),
+        ("toon-benchmark/bench-token-github.json", 11_640),
+        ("toon-benchmark/bench-token-nested.json", 68_944),
         ("toon-benchmark/bench-token-event-logs.json", 128_529),
-        ("pm-cli/search-32.json", 2311),
-        ("pm-cli/get-1.json", 124),
+        ("toon-benchmark/bench-token-nested-config.json", 552),
+        ("toon-benchmark/bench-token-keyed.json", 15_635),
+        ("toon-benchmark/bench-token-nested-group.json", 46_791),
     ];
-    for (file, count) in expected {
-        let text = read(&datasets_dir().join(file));
-        let value: serde_json::Value = serde_json::from_str(&text).expect(file);
-        let compact = serde_json::to_string(&value).expect(file);
-        assert_eq!(o200k.count(&compact), count, "{file}");
+    let indented = [
+        ("pm-cli/search-1.json", 110),
+        ("pm-cli/search-32.json", 2311),
+        ("pm-cli/next-8.json", 703),
+        ("pm-cli/get-1.json", 124),
+        ("pm-cli/context-32.json", 2536),
+    ];
+    let value = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&read(&datasets_dir().join(file))).expect(file)
+    };
+    for (file, count) in compact {
+        let text = serde_json::to_string(&value(file)).expect(file);
+        assert_eq!(o200k.count(&text), count, "{file}");
+    }
+    for (file, count) in indented {
+        let text = serde_json::to_string_pretty(&value(file)).expect(file);
+        assert_eq!(o200k.count(&text), count, "{file}");
     }
 }
 
@@ -180,7 +197,10 @@ fn compare(kind: TokenizerKind, group: Group) {
         Group::Stress => 20,
     };
     assert!(compared >= floor, "only {compared} texts to compare");
-    assert!(failures.is_empty(), "{kind} differs from tiktoken:\n{failures}");
+    assert!(
+        failures.is_empty(),
+        "{kind} differs from tiktoken:\n{failures}"
+    );
     eprintln!("{kind}: {compared} texts identical to tiktoken");
 }
 
@@ -192,7 +212,11 @@ fn describe_mismatch(
     ours: &[u32],
     expected: &[u32],
 ) {
-    let same = ours.iter().zip(expected).take_while(|(a, b)| a == b).count();
+    let same = ours
+        .iter()
+        .zip(expected)
+        .take_while(|(a, b)| a == b)
+        .count();
     let offset = tok.decode(&ours[..same]).map_or(0, |b| b.len());
     let mut start = offset.saturating_sub(20);
     while !text.is_char_boundary(start) {
@@ -375,8 +399,8 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 
     /// A scalar value from the inclusive range, skipping surrogates.
@@ -542,7 +566,7 @@ fn stress_cases() -> Vec<(String, String)> {
                 2 => text.push_str(rng.pick(CONTRACTIONS)),
                 3 => text.push_str(rng.pick(EMOJI)),
                 4 => {
-                    let &(_, lo, hi) = rng.pick(BLOCKS);
+                    let (_, lo, hi) = rng.pick(BLOCKS);
                     text.push(rng.char_in(lo, hi));
                 }
                 5 => {
@@ -559,7 +583,9 @@ fn stress_cases() -> Vec<(String, String)> {
     // Contractions in odd cases and places.
     let mut text = String::new();
     for _ in 0..3000 {
-        let before = *rng.pick(&["it", "IT", "日", "x\u{301}", "1", ".", " ", "", "ǅ", "A", "\n"]);
+        let before = rng.pick(&[
+            "it", "IT", "日", "x\u{301}", "1", ".", " ", "", "ǅ", "A", "\n",
+        ]);
         text.push_str(before);
         text.push_str(rng.pick(CONTRACTIONS));
         text.push_str(rng.pick(&["", " ", "s", "t", "\n", "'", "ll", "E"]));
@@ -567,7 +593,9 @@ fn stress_cases() -> Vec<(String, String)> {
     cases.push(("contractions".into(), text));
 
     // Mixed-case letters: every switch between cases and caseless letters.
-    let letters = ["a", "B", "ǅ", "ʰ", "日", "\u{301}", "ß", "Σ", "ς", "ﬁ", "ᾈ", "ⅰ", "Ⓐ"];
+    let letters = [
+        "a", "B", "ǅ", "ʰ", "日", "\u{301}", "ß", "Σ", "ς", "ﬁ", "ᾈ", "ⅰ", "Ⓐ",
+    ];
     let mut text = String::new();
     for _ in 0..8000 {
         text.push_str(rng.pick(&letters));
@@ -589,7 +617,17 @@ fn stress_cases() -> Vec<(String, String)> {
         text.push_str(["   ", "\n  ", "\r\n\r\n   ", " \t"][n]);
         cases.push((format!("whitespace-{n}"), text));
     }
-    for tail in ["\n", "\n\n", " ", "  ", "\n ", "\r\n  ", "\t", "\u{a0}", "\n\u{3000}"] {
+    for tail in [
+        "\n",
+        "\n\n",
+        " ",
+        "  ",
+        "\n ",
+        "\r\n  ",
+        "\t",
+        "\u{a0}",
+        "\n\u{3000}",
+    ] {
         cases.push((
             format!("trailing-{}", tail.escape_unicode()),
             format!("line\n  key: value{tail}"),
@@ -609,7 +647,9 @@ fn stress_cases() -> Vec<(String, String)> {
     cases.push(("slash-run".into(), "/\n".repeat(5_000)));
 
     // Digits: long runs, other scripts, separators.
-    let mut text: String = (0..20_000).map(|i| char::from(b'0' + (i * 7 % 10) as u8)).collect();
+    let mut text: String = (0..20_000)
+        .map(|i| char::from(b'0' + (i * 7 % 10) as u8))
+        .collect();
     text.push_str(" 1,234,567.89 -0.5e-10 ١٢٣٤٥٦٧ १२३४ ²³¹ ⅠⅡⅢ 12⁄34 ");
     cases.push(("digits".into(), text));
 

@@ -50,7 +50,10 @@ impl Vocab {
             spans.push(((start as u32) << 8) | u32::from(len));
             at = start + usize::from(len);
         }
-        let bits = (spans.len() * 2).next_power_of_two().trailing_zeros().max(4);
+        let bits = (spans.len() * 2)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
         let mut vocab = Vocab {
             data,
             spans,
@@ -69,6 +72,7 @@ impl Vocab {
     }
 
     /// How many tokens the vocabulary has.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.spans.len()
     }
@@ -316,7 +320,10 @@ mod tests {
         } else {
             v.merge_flat(piece, &mut bounds, &mut scratch.ranks);
         }
-        bounds.windows(2).map(|w| piece[w[0]..w[1]].to_vec()).collect()
+        bounds
+            .windows(2)
+            .map(|w| piece[w[0]..w[1]].to_vec())
+            .collect()
     }
 
     #[test]

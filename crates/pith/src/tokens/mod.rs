@@ -161,7 +161,9 @@ pub struct Tokenizer {
 
 impl fmt::Debug for Tokenizer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Tokenizer").field("kind", &self.kind).finish()
+        f.debug_struct("Tokenizer")
+            .field("kind", &self.kind)
+            .finish()
     }
 }
 
@@ -174,10 +176,8 @@ impl Tokenizer {
             TokenizerKind::O200k => {
                 static O200K: OnceLock<Tokenizer> = OnceLock::new();
                 O200K.get_or_init(|| {
-                    let data = include_bytes!(concat!(
-                        env!("CARGO_MANIFEST_DIR"),
-                        "/data/o200k_base.bpe"
-                    ));
+                    let data =
+                        include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/o200k_base.bpe"));
                     Tokenizer::from_vocab(kind, data, Pattern::O200k)
                 })
             }
@@ -352,14 +352,27 @@ impl Tokenizer {
 const CACHE_PIECE_MAX: usize = 64;
 /// The cache is emptied when it reaches this many entries, bounding its memory.
 const CACHE_ENTRIES_MAX: usize = 1 << 15;
+/// Slots of the small direct-mapped cache in front of everything, for
+/// pieces of up to 16 bytes (most pieces of JSON and TOON): it answers a
+/// repeated piece from a few hundred kilobytes instead of the vocabulary's
+/// megabytes.
+const HOT_SLOTS: usize = 1 << 14;
 
-/// Per-thread state of counting: a piece → count cache per pattern, and
-/// merge buffers.
+/// Per-thread state of counting: caches per pattern and merge buffers.
 #[derive(Default)]
 struct Work {
+    hot: [Vec<HotEntry>; 2],
     cache: [HashMap<Box<[u8]>, u32, BuildHasherDefault<PieceHasher>>; 2],
     bounds: Vec<usize>,
     scratch: Scratch,
+}
+
+/// A piece of 2 to 16 bytes, zero-padded, and its token count.
+#[derive(Clone, Copy, Default)]
+struct HotEntry {
+    key: [u64; 2],
+    /// `len << 24 | count`; 0 for an empty slot.
+    len_count: u32,
 }
 
 thread_local! {
@@ -369,7 +382,7 @@ thread_local! {
 impl Bpe {
     fn count(&self, text: &[u8]) -> usize {
         self.with_work(|work| {
-            let mut scan = Scan::new(text);
+            let mut scan = Scan::<false>::new(text);
             let mut total = 0;
             let mut p = 0;
             while p < text.len() {
@@ -385,7 +398,7 @@ impl Bpe {
     /// change; returns their token count and where they end.
     fn count_settled(&self, text: &[u8]) -> (usize, usize) {
         self.with_work(|work| {
-            let mut scan = Scan::new(text);
+            let mut scan = Scan::<true>::new(text);
             let mut total = 0;
             let mut p = 0;
             while p < text.len() {
@@ -404,7 +417,7 @@ impl Bpe {
     fn encode(&self, text: &[u8]) -> Vec<u32> {
         self.with_work(|work| {
             let mut ids = Vec::with_capacity(text.len() / 3);
-            let mut scan = Scan::new(text);
+            let mut scan = Scan::<false>::new(text);
             let mut p = 0;
             while p < text.len() {
                 let end = scan.piece(self.pattern, p);
@@ -430,14 +443,49 @@ impl Bpe {
 
     #[inline]
     fn piece_count(&self, piece: &[u8], work: &mut Work) -> usize {
-        if piece.len() == 1 || self.vocab.rank(piece).is_some() {
+        let len = piece.len();
+        if len <= 1 {
+            return len;
+        }
+        if len > 16 {
+            return self.piece_count_slow(piece, work);
+        }
+        let (lo, hi) = piece.split_at(len.min(8));
+        let key = [load_le(lo), load_le(hi)];
+        let h = (key[0] ^ (len as u64))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(23)
+            ^ key[1].wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        let slot = (h.wrapping_mul(0xff51_afd7_ed55_8ccd) >> 50) as usize;
+        let hot = &mut work.hot[self.pattern as usize];
+        if hot.is_empty() {
+            hot.resize(HOT_SLOTS, HotEntry::default());
+        }
+        if let Some(entry) = hot.get(slot)
+            && entry.key == key
+            && (entry.len_count >> 24) as usize == len
+        {
+            return (entry.len_count & 0xff_ffff) as usize;
+        }
+        let n = self.piece_count_slow(piece, work);
+        if let Some(entry) = work.hot[self.pattern as usize].get_mut(slot) {
+            *entry = HotEntry {
+                key,
+                len_count: ((len as u32) << 24) | (n as u32 & 0xff_ffff),
+            };
+        }
+        n
+    }
+
+    fn piece_count_slow(&self, piece: &[u8], work: &mut Work) -> usize {
+        if self.vocab.rank(piece).is_some() {
             return 1;
         }
         let cache = &mut work.cache[self.pattern as usize];
-        if piece.len() <= CACHE_PIECE_MAX {
-            if let Some(&n) = cache.get(piece) {
-                return n as usize;
-            }
+        if piece.len() <= CACHE_PIECE_MAX
+            && let Some(&n) = cache.get(piece)
+        {
+            return n as usize;
         }
         self.vocab.merge(piece, &mut work.bounds, &mut work.scratch);
         let n = work.bounds.len().saturating_sub(1);
@@ -458,6 +506,18 @@ impl Bpe {
             _ => f(&mut Work::default()),
         }
     }
+}
+
+/// Up to 8 bytes as a little-endian word, zero-padded.
+#[inline]
+fn load_le(bytes: &[u8]) -> u64 {
+    if let Ok(word) = <[u8; 8]>::try_from(bytes) {
+        return u64::from_le_bytes(word);
+    }
+    bytes
+        .iter()
+        .rev()
+        .fold(0u64, |word, &b| (word << 8) | u64::from(b))
 }
 
 /// Hashes piece bytes with the vocabulary's hash function.

@@ -105,14 +105,15 @@ impl Ch {
     }
 }
 
-/// A cursor over valid UTF-8 that records how far it has looked.
-pub(crate) struct Scan<'a> {
+/// A cursor over valid UTF-8. With `TRACK` it records how far it has
+/// looked (for [`Scan::settled`]); counting alone does without.
+pub(crate) struct Scan<'a, const TRACK: bool> {
     text: &'a [u8],
     far: usize,
 }
 
-impl<'a> Scan<'a> {
-    pub(crate) fn new(text: &'a [u8]) -> Scan<'a> {
+impl<'a, const TRACK: bool> Scan<'a, TRACK> {
+    pub(crate) fn new(text: &'a [u8]) -> Scan<'a, TRACK> {
         Scan { text, far: 0 }
     }
 
@@ -120,6 +121,17 @@ impl<'a> Scan<'a> {
     /// The end is always past `p` and on a character boundary.
     #[inline]
     pub(crate) fn piece(&mut self, pattern: Pattern, p: usize) -> usize {
+        // The byte-level path knows nothing of `far`, so only plain counting
+        // and encoding take it.
+        if !TRACK {
+            let fast = match pattern {
+                Pattern::O200k => self.o200k_ascii(p),
+                Pattern::Cl100k => self.cl100k_ascii(p),
+            };
+            if let Some(end) = fast {
+                return end;
+            }
+        }
         let end = match pattern {
             Pattern::O200k => self.o200k(p),
             Pattern::Cl100k => self.cl100k(p),
@@ -134,10 +146,11 @@ impl<'a> Scan<'a> {
     }
 
     /// True if nothing decided so far looked past the end of the text, so
-    /// that appending text cannot change the pieces found so far.
+    /// that appending text cannot change the pieces found so far. Always
+    /// false without `TRACK`.
     #[inline]
     pub(crate) fn settled(&self) -> bool {
-        self.far <= self.text.len()
+        TRACK && self.far <= self.text.len()
     }
 
     /// Forgets what was looked at (before scanning the next piece).
@@ -150,10 +163,12 @@ impl<'a> Scan<'a> {
     fn at(&mut self, i: usize) -> Ch {
         let text = self.text;
         let Some(&b0) = text.get(i) else {
-            self.far = text.len() + 1;
+            if TRACK {
+                self.far = text.len() + 1;
+            }
             return Ch::END;
         };
-        if self.far <= i {
+        if TRACK && self.far <= i {
             self.far = i + 1;
         }
         if b0 < 0x80 {
@@ -167,10 +182,7 @@ impl<'a> Scan<'a> {
         let (cp, len) = if b0 < 0xe0 {
             ((u32::from(b0 & 0x1f) << 6) | byte(1), 2)
         } else if b0 < 0xf0 {
-            (
-                (u32::from(b0 & 0x0f) << 12) | (byte(1) << 6) | byte(2),
-                3,
-            )
+            ((u32::from(b0 & 0x0f) << 12) | (byte(1) << 6) | byte(2), 3)
         } else {
             (
                 (u32::from(b0 & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3),
@@ -230,18 +242,18 @@ impl<'a> Scan<'a> {
             if let Some(end) = self.o200k_cased(after) {
                 return end;
             }
-            if c0.class == Class::Mark {
-                if let Some(end) = self.o200k_cased(p) {
-                    return end;
-                }
+            if c0.class == Class::Mark
+                && let Some(end) = self.o200k_cased(p)
+            {
+                return end;
             }
             if let Some(end) = self.o200k_upper(after) {
                 return end;
             }
-            if c0.class == Class::Mark {
-                if let Some(end) = self.o200k_upper(p) {
-                    return end;
-                }
+            if c0.class == Class::Mark
+                && let Some(end) = self.o200k_upper(p)
+            {
+                return end;
             }
         }
         // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
@@ -348,10 +360,10 @@ impl<'a> Scan<'a> {
             } else {
                 None
             };
-            if let Some(second) = second {
-                if self.at(after + 1).is_fold(second) {
-                    return after + 2;
-                }
+            if let Some(second) = second
+                && self.at(after + 1).is_fold(second)
+            {
+                return after + 2;
             }
         }
         // [^\r\n\p{L}\p{N}]?+\p{L}++
@@ -424,6 +436,239 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// What an ASCII byte is to the split patterns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Byte {
+    Lower,
+    Upper,
+    Digit,
+    /// White space other than a line break: tab, vertical tab, form feed, space.
+    Space,
+    /// `\r` or `\n`.
+    Break,
+    /// Anything else below 0x80: punctuation, symbols, other controls.
+    Symbol,
+    /// A byte of a non-ASCII character.
+    Wide,
+}
+
+const BYTES: [Byte; 256] = {
+    let mut table = [Byte::Wide; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'a'..=b'z' => Byte::Lower,
+            b'A'..=b'Z' => Byte::Upper,
+            b'0'..=b'9' => Byte::Digit,
+            b'\t' | 0x0b | 0x0c | b' ' => Byte::Space,
+            b'\r' | b'\n' => Byte::Break,
+            _ => Byte::Symbol,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The byte-level path: the same patterns for text made of ASCII, giving
+/// up (`None`) wherever a non-ASCII character could change the answer, so
+/// that the character-level path decides. Each step is the ASCII special
+/// case of the alternative it is named after.
+impl<const TRACK: bool> Scan<'_, TRACK> {
+    #[inline]
+    fn byte(&self, i: usize) -> Option<Byte> {
+        self.text.get(i).map(|&b| BYTES[usize::from(b)])
+    }
+
+    /// The end of the run from `i` of bytes of kind `kind`, or `None` if it
+    /// stops at a non-ASCII character.
+    #[inline]
+    fn ascii_run(&self, mut i: usize, kind: Byte) -> Option<usize> {
+        loop {
+            match self.byte(i) {
+                Some(k) if k == kind => i += 1,
+                Some(Byte::Wide) => return None,
+                _ => return Some(i),
+            }
+        }
+    }
+
+    #[inline]
+    fn ascii_digits(&self, p: usize) -> Option<usize> {
+        let mut i = p;
+        while i < p + 3 {
+            match self.byte(i) {
+                Some(Byte::Digit) => i += 1,
+                Some(Byte::Wide) => return None,
+                _ => break,
+            }
+        }
+        Some(i)
+    }
+
+    /// `` ?[^\s\p{L}\p{N}]+`` then a run of `also`, or `Some(p)` if there
+    /// is no symbol run.
+    #[inline]
+    fn ascii_symbols(&self, p: usize, also: impl Fn(u8) -> bool) -> Option<usize> {
+        let start = if self.text.get(p) == Some(&b' ') {
+            p + 1
+        } else {
+            p
+        };
+        let mut i = self.ascii_run(start, Byte::Symbol)?;
+        if i == start {
+            return Some(p);
+        }
+        while self.text.get(i).is_some_and(|&b| also(b)) {
+            i += 1;
+        }
+        Some(i)
+    }
+
+    /// `(?i:'s|'t|'re|'ve|'m|'ll|'d)?` at `e`.
+    #[inline]
+    fn ascii_contraction(&self, e: usize) -> Option<usize> {
+        if self.text.get(e) != Some(&b'\'') {
+            return Some(e);
+        }
+        let Some(&a) = self.text.get(e + 1) else {
+            return Some(e);
+        };
+        let second = match a.to_ascii_lowercase() {
+            b's' | b't' | b'm' | b'd' => return Some(e + 2),
+            b'r' | b'v' => b'e',
+            b'l' => b'l',
+            // U+017F folds to `s`.
+            _ if a >= 0x80 => return None,
+            _ => return Some(e),
+        };
+        match self.text.get(e + 2) {
+            Some(b) if b.to_ascii_lowercase() == second => Some(e + 3),
+            _ => Some(e),
+        }
+    }
+
+    /// o200k's two letter alternatives from `s` (an ASCII letter).
+    #[inline]
+    fn ascii_o200k_word(&self, s: usize) -> Option<usize> {
+        let upper = self.ascii_run(s, Byte::Upper)?;
+        let end = match self.byte(upper) {
+            Some(Byte::Lower) => self.ascii_run(upper, Byte::Lower)?,
+            Some(Byte::Wide) => return None,
+            // No lowercase letter follows: the first alternative fails (no
+            // ASCII capital is also "lower"), the second takes the capitals.
+            _ => upper,
+        };
+        self.ascii_contraction(end)
+    }
+
+    fn o200k_ascii(&self, p: usize) -> Option<usize> {
+        match self.byte(p)? {
+            Byte::Lower | Byte::Upper => self.ascii_o200k_word(p),
+            Byte::Digit => self.ascii_digits(p),
+            Byte::Wide => None,
+            Byte::Break => self.ascii_space(p, Pattern::O200k),
+            kind @ (Byte::Space | Byte::Symbol) => {
+                match self.byte(p + 1) {
+                    Some(Byte::Lower | Byte::Upper) => return self.ascii_o200k_word(p + 1),
+                    Some(Byte::Wide) => return None,
+                    _ => {}
+                }
+                let end = self.ascii_symbols(p, |b| b == b'\r' || b == b'\n' || b == b'/')?;
+                if end > p {
+                    Some(end)
+                } else if kind == Byte::Space {
+                    self.ascii_space(p, Pattern::O200k)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn cl100k_ascii(&self, p: usize) -> Option<usize> {
+        let b0 = *self.text.get(p)?;
+        if b0 == b'\'' {
+            let a = *self.text.get(p + 1)?;
+            match a.to_ascii_lowercase() {
+                b's' | b'd' | b'm' | b't' => return Some(p + 2),
+                b'l' | b'v' | b'r' => {
+                    let second = if a.eq_ignore_ascii_case(&b'l') {
+                        b'l'
+                    } else {
+                        b'e'
+                    };
+                    if self
+                        .text
+                        .get(p + 2)
+                        .is_some_and(|b| b.to_ascii_lowercase() == second)
+                    {
+                        return Some(p + 3);
+                    }
+                }
+                _ if a >= 0x80 => return None,
+                _ => {}
+            }
+        }
+        let letters = |s: usize| {
+            let mut i = s;
+            loop {
+                match self.byte(i) {
+                    Some(Byte::Lower | Byte::Upper) => i += 1,
+                    Some(Byte::Wide) => return None,
+                    _ => return Some(i),
+                }
+            }
+        };
+        match BYTES[usize::from(b0)] {
+            Byte::Lower | Byte::Upper => letters(p),
+            Byte::Digit => self.ascii_digits(p),
+            Byte::Wide => None,
+            Byte::Break => self.ascii_space(p, Pattern::Cl100k),
+            kind @ (Byte::Space | Byte::Symbol) => {
+                match self.byte(p + 1) {
+                    Some(Byte::Lower | Byte::Upper) => return letters(p + 1),
+                    Some(Byte::Wide) => return None,
+                    _ => {}
+                }
+                let end = self.ascii_symbols(p, |b| b == b'\r' || b == b'\n')?;
+                if end > p {
+                    Some(end)
+                } else if kind == Byte::Space {
+                    self.ascii_space(p, Pattern::Cl100k)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// The white-space alternatives over a run of ASCII white space.
+    fn ascii_space(&self, p: usize, pattern: Pattern) -> Option<usize> {
+        let mut i = p;
+        let mut after_last_break = None;
+        loop {
+            match self.byte(i) {
+                Some(Byte::Space) => i += 1,
+                Some(Byte::Break) => {
+                    i += 1;
+                    after_last_break = Some(i);
+                }
+                Some(Byte::Wide) => return None,
+                _ => break,
+            }
+        }
+        let end_of_text = i == self.text.len();
+        let chars = i - p;
+        let end = match (pattern, after_last_break) {
+            (Pattern::Cl100k, _) if end_of_text => i,
+            (_, Some(end)) => end,
+            _ if end_of_text || chars == 1 => i,
+            _ => i - 1,
+        };
+        Some(end)
+    }
+}
+
 /// A maximal run of white space.
 struct SpaceRun {
     end: usize,
@@ -440,16 +685,23 @@ struct SpaceRun {
 mod tests {
     use super::*;
 
+    /// The pieces of `text`, checking that the byte-level path (taken
+    /// without `TRACK`) and the character-level path agree.
     fn pieces(pattern: Pattern, text: &str) -> Vec<&str> {
-        let mut scan = Scan::new(text.as_bytes());
-        let mut out = Vec::new();
-        let mut p = 0;
-        while p < text.len() {
-            let end = scan.piece(pattern, p);
-            out.push(&text[p..end]);
-            p = end;
+        fn split<const TRACK: bool>(pattern: Pattern, text: &str) -> Vec<&str> {
+            let mut scan = Scan::<TRACK>::new(text.as_bytes());
+            let mut out = Vec::new();
+            let mut p = 0;
+            while p < text.len() {
+                let end = scan.piece(pattern, p);
+                out.push(&text[p..end]);
+                p = end;
+            }
+            out
         }
-        out
+        let fast = split::<false>(pattern, text);
+        assert_eq!(fast, split::<true>(pattern, text), "{text:?}");
+        fast
     }
 
     #[test]
@@ -503,7 +755,7 @@ mod tests {
             ("don't ", true),
             ("  ", false),
         ] {
-            let mut scan = Scan::new(text.as_bytes());
+            let mut scan = Scan::<true>::new(text.as_bytes());
             scan.piece(Pattern::O200k, 0);
             assert_eq!(scan.settled(), settled, "{text:?}");
         }
