@@ -124,22 +124,28 @@ fn counter_matches_count_for_any_chunking() {
     }
 }
 
-/// The additivity rule of the module documentation: lines ending in `\n`
-/// followed by text that starts with neither white space nor `/`.
+/// Whether `b` may follow a text ending in `\n` with counts adding up,
+/// by the rule of the module documentation.
+fn may_follow_a_line(b: &str) -> bool {
+    let first_break = b.find(['\r', '\n']).unwrap_or(b.len());
+    !b.starts_with('/') && b[..first_break].chars().any(|c| !c.is_whitespace())
+}
+
+/// The additivity rule of the module documentation, on line pairs of the
+/// stress texts.
 #[test]
 fn counts_add_up_over_lines() {
     let mut rng = Rng(42);
     let stress = stress_cases();
     for &kind in TokenizerKind::ALL.iter().filter(|k| k.is_exact()) {
         let tok = Tokenizer::get(kind);
+        let mut checked = 0;
         for (name, text) in &stress {
             let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
             lines.truncate(2000);
             for pair in lines.windows(2) {
                 let (a, b) = (pair[0], pair[1]);
-                let first = b.chars().next().unwrap_or(' ');
-                if !a.ends_with('\n') || first.is_whitespace() || first == '/' || rng.below(4) != 0
-                {
+                if !a.ends_with('\n') || !may_follow_a_line(b) || rng.below(4) != 0 {
                     continue;
                 }
                 let joined = format!("{a}{b}");
@@ -148,7 +154,30 @@ fn counts_add_up_over_lines() {
                     tok.count(a) + tok.count(b),
                     "{kind} {name}: {joined:?}"
                 );
+                checked += 1;
             }
+        }
+        assert!(checked > 1000, "{kind}: only {checked} line pairs");
+    }
+}
+
+/// Indented documents: the sum of the counts of their lines is their count.
+#[test]
+fn indented_documents_count_line_by_line() {
+    let docs = [
+        "pm-cli/next-32.json",
+        "toon-benchmark/bench-token-nested-config.json",
+    ];
+    for &kind in TokenizerKind::ALL.iter().filter(|k| k.is_exact()) {
+        let tok = Tokenizer::get(kind);
+        for file in docs {
+            let value: serde_json::Value =
+                serde_json::from_str(&read(&datasets_dir().join(file))).expect(file);
+            let pretty = serde_json::to_string_pretty(&value).expect(file);
+            let lines: Vec<&str> = pretty.split_inclusive('\n').collect();
+            assert!(lines.iter().skip(1).all(|l| may_follow_a_line(l)));
+            let sum: usize = lines.iter().map(|l| tok.count(l)).sum();
+            assert_eq!(sum, tok.count(&pretty), "{kind} {file}");
         }
     }
 }

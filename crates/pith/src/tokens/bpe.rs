@@ -101,7 +101,9 @@ impl Vocab {
         let tag = h & 0xffff_ffff_0000_0000;
         let mask = self.slots.len() - 1;
         let mut i = (h >> self.shift) as usize;
-        loop {
+        // The table is at most half full, so an empty slot ends every probe
+        // long before the bound.
+        for _ in 0..self.slots.len() {
             let slot = *self.slots.get(i)?;
             if slot == 0 {
                 return None;
@@ -114,6 +116,7 @@ impl Vocab {
             }
             i = (i + 1) & mask;
         }
+        None
     }
 
     fn insert(&mut self, bytes: &[u8], rank: u32) {
