@@ -11,6 +11,8 @@
 //! * [`toon`]: TOON, spec 4.x as the reference encoder writes it, and a 3.3
 //!   mode with key folding and path expansion.
 //! * [`to_string`] / [`from_str`]: serde on top of the TOON codec.
+//! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
+//!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` it is handed and
@@ -19,6 +21,7 @@
 pub mod error;
 pub mod json;
 pub mod number;
+pub mod tokens;
 pub mod toon;
 pub mod value;
 
