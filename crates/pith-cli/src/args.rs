@@ -19,6 +19,17 @@ pub enum Command {
     Encode(EncodeArgs),
     /// Read TOON or JSON and write the exact JSON it stands for.
     Decode(DecodeArgs),
+    /// Count the tokens of texts: `<count><TAB><name>` per input.
+    Tokens(TokensArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    /// Texts to count; none or `-` reads stdin.
+    pub files: Vec<PathBuf>,
+    /// o200k (GPT-4o, 4.1, 5), cl100k (GPT-4, 3.5) or bytes4 (ceil(bytes/4)).
+    #[arg(long, default_value = "o200k")]
+    pub tokenizer: String,
 }
 
 #[derive(Debug, Args)]

@@ -1,16 +1,47 @@
 //! One function per subcommand: arguments in, library calls, bytes out.
 
-use crate::args::{Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, OnOff};
+use crate::args::{
+    Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, OnOff,
+    TokensArgs,
+};
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
+use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::{Value, json, toon};
 
 pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Encode(a) => encode(a),
         Command::Decode(a) => decode(a),
+        Command::Tokens(a) => tokens(a),
     }
+}
+
+fn tokens(a: TokensArgs) -> Result<(), Failure> {
+    let kind: TokenizerKind = a
+        .tokenizer
+        .parse()
+        .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))?;
+    let tokenizer = Tokenizer::get(kind);
+    let inputs: Vec<Option<&std::path::Path>> = if a.files.is_empty() {
+        vec![None]
+    } else {
+        a.files.iter().map(|p| Some(p.as_path())).collect()
+    };
+    let mut out = String::new();
+    let mut total = 0usize;
+    for path in &inputs {
+        let input = Input::read(*path)?;
+        let text = input.text()?;
+        let n = tokenizer.count(text);
+        total += n;
+        out.push_str(&format!("{n}\t{}\n", input.name));
+    }
+    if inputs.len() > 1 {
+        out.push_str(&format!("{total}\ttotal\n"));
+    }
+    write_output(None, out.as_bytes())
 }
 
 fn encode(a: EncodeArgs) -> Result<(), Failure> {

@@ -40,6 +40,18 @@ impl Input {
         }
     }
 
+    /// The input as UTF-8 text; ill-formed bytes are a positioned error.
+    pub fn text(&self) -> Result<&str, Failure> {
+        std::str::from_utf8(&self.bytes).map_err(|e| {
+            self.failure(pith::Error::at_offset(
+                pith::ErrorKind::InvalidUtf8,
+                &self.bytes,
+                e.valid_up_to(),
+                "invalid UTF-8: expected text",
+            ))
+        })
+    }
+
     /// A failure about this input, with its text for the caret display.
     pub fn failure(&self, error: pith::Error) -> Failure {
         Failure::Input {
