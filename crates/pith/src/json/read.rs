@@ -556,7 +556,8 @@ impl<'a> Parser<'a> {
                     .collect();
                 shorten(&word)
             }
-            Some(c) if c.is_control() || c == '\u{feff}' => {
+            Some(' ') => "a space".to_owned(),
+            Some(c) if c.is_control() || c.is_whitespace() || c == '\u{feff}' => {
                 format!("U+{:04X}", u32::from(c))
             }
             Some(c) => format!("'{c}'"),

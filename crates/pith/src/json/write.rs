@@ -61,8 +61,8 @@ pub fn write_into(value: &Value, out: &mut Vec<u8>) {
 ///
 /// ```
 /// let mut out = Vec::new();
-/// pith::json::write_str_into("tab\there \"é\"", &mut out);
-/// assert_eq!(out, br#""tab\there \"é\"""#);
+/// pith::json::write_str_into("tab\there \"é\" \u{1}", &mut out);
+/// assert_eq!(String::from_utf8(out).unwrap(), r#""tab\there \"é\" \u0001""#);
 /// ```
 pub fn write_str_into(s: &str, out: &mut Vec<u8>) {
     let bytes = s.as_bytes();
@@ -91,6 +91,19 @@ pub fn write_str_into(s: &str, out: &mut Vec<u8>) {
         i = j + 1;
     }
     out.push(b'"');
+}
+
+/// Compact JSON, as [`to_string`] writes it; with `{:#}`, indented by two
+/// spaces as [`to_string_pretty`] writes it.
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = if f.alternate() {
+            to_string_pretty(self, 2)
+        } else {
+            to_string(self)
+        };
+        f.write_str(&text)
+    }
 }
 
 /// Bytes buffered before [`write_to`] hands them to its writer.

@@ -253,11 +253,23 @@ fn visit_number<'de, V: Visitor<'de>>(n: Number, visitor: V) -> Result<V::Value>
     Err(Error::new(ErrorKind::Type, inexact_message(&n)))
 }
 
+/// A non-negative integer beyond `i128` that still fits `u128`.
 fn as_u128(n: &Number) -> Option<u128> {
-    if n.is_negative() {
+    if n.is_negative() || !n.is_integer() {
         return None;
     }
-    n.to_string().parse().ok()
+    // Canonical text is `d[.ddd]e+x` at this size: expand it to digits.
+    let text = n.to_string();
+    let Some((mantissa, exp)) = text.split_once("e+") else {
+        return text.parse().ok();
+    };
+    let exp: usize = exp.parse().ok()?;
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let zeros = (exp + 1).checked_sub(digits.len())?;
+    if digits.len() + zeros > 39 {
+        return None;
+    }
+    format!("{digits}{}", "0".repeat(zeros)).parse().ok()
 }
 
 /// Shows what a visitor expects.
