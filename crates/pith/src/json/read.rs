@@ -490,7 +490,7 @@ impl<'a> Parser<'a> {
                 ErrorKind::NumberRange,
                 start,
                 format!(
-                    "expected an exponent within ±{}, found {}",
+                    "expected a number whose exponent in scientific notation lies within ±{}, found {}",
                     crate::number::MAX_EXPONENT,
                     self.number_text(start)
                 ),
