@@ -1,7 +1,7 @@
 //! A serde `Deserializer` over an owned [`Value`], tracking the JSON path of
 //! the value being read so that errors can name it.
 
-use super::{NUMBER_TOKEN, VALUE_EXPECTING, inexact_message};
+use super::{NUMBER_TOKEN, VALUE_EXPECTING, as_u128, inexact_message};
 use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Map, Number, Result, Value};
 use ::serde::de::{
     self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
@@ -251,25 +251,6 @@ fn visit_number<'de, V: Visitor<'de>>(n: Number, visitor: V) -> Result<V::Value>
         return visitor.visit_map(NumberAccess { text: Some(n) });
     }
     Err(Error::new(ErrorKind::Type, inexact_message(&n)))
-}
-
-/// A non-negative integer beyond `i128` that still fits `u128`.
-fn as_u128(n: &Number) -> Option<u128> {
-    if n.is_negative() || !n.is_integer() {
-        return None;
-    }
-    // Canonical text is `d[.ddd]e+x` at this size: expand it to digits.
-    let text = n.to_string();
-    let Some((mantissa, exp)) = text.split_once("e+") else {
-        return text.parse().ok();
-    };
-    let exp: usize = exp.parse().ok()?;
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let zeros = (exp + 1).checked_sub(digits.len())?;
-    if digits.len() + zeros > 39 {
-        return None;
-    }
-    format!("{digits}{}", "0".repeat(zeros)).parse().ok()
 }
 
 /// Shows what a visitor expects.

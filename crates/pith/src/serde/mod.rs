@@ -4,8 +4,8 @@
 //!
 //! # Numbers
 //!
-//! A [`Number`] is handed to other serializers as an `i64`, `u64` or `i128`
-//! when it is such an integer, as an `f64` when an `f64` holds it exactly,
+//! A [`Number`] is handed to other serializers as an `i64`, `u64`, `i128` or
+//! `u128` when it is such an integer, as an `f64` when an `f64` holds it exactly,
 //! and otherwise the serializer gets an error naming the number: it is never
 //! rounded silently. Between pith's own values (a `Value` field inside a type
 //! passed to [`to_value`], or a `Value` read by [`from_value`]) every number
@@ -112,6 +112,8 @@ impl Serialize for Number {
             serializer.serialize_u64(v)
         } else if let Some(v) = self.as_i128() {
             serializer.serialize_i128(v)
+        } else if let Some(v) = as_u128(self) {
+            serializer.serialize_u128(v)
         } else if self.is_exact_f64() {
             serializer.serialize_f64(self.to_f64())
         } else {
@@ -131,10 +133,29 @@ impl Serialize for Inexact<'_> {
     }
 }
 
+/// A non-negative integer beyond `i128` that still fits `u128`.
+pub(super) fn as_u128(n: &Number) -> Option<u128> {
+    if n.is_negative() || !n.is_integer() {
+        return None;
+    }
+    // Canonical text is `d[.ddd]e+x` at this size: expand it to digits.
+    let text = n.to_string();
+    let Some((mantissa, exp)) = text.split_once("e+") else {
+        return text.parse().ok();
+    };
+    let exp: usize = exp.parse().ok()?;
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let zeros = (exp + 1).checked_sub(digits.len())?;
+    if digits.len() + zeros > 39 {
+        return None;
+    }
+    format!("{digits}{}", "0".repeat(zeros)).parse().ok()
+}
+
 /// Ends with the number's text, which pith's serializer reads back.
 fn inexact_message(n: &Number) -> String {
     format!(
-        "expected a number that an i64, u64, i128 or f64 holds exactly (this format would round it), found {n}"
+        "expected a number that an i64, u64, i128, u128 or f64 holds exactly (this format would round it), found {n}"
     )
 }
 
