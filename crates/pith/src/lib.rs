@@ -22,9 +22,11 @@ pub mod error;
 pub mod json;
 pub mod number;
 pub mod tokens;
+mod serde;
 pub mod toon;
 pub mod value;
 
+pub use crate::serde::{from_value, to_value};
 pub use error::{Error, ErrorKind, Position, Result};
 pub use number::Number;
 pub use value::{Map, Value};

@@ -25,9 +25,11 @@
 //!
 //! # Domain
 //!
-//! Any number of significant digits is kept. The decimal exponent of a
-//! literal must lie within ±[`MAX_EXPONENT`]; a literal outside that range is
-//! refused with an error rather than rounded.
+//! Any number of significant digits is kept. The decimal exponent of the
+//! value written with one digit before the point (`1.5e+300` has 300) must
+//! lie within ±[`MAX_EXPONENT`], so that every number's canonical text reads
+//! back; a literal outside that range is refused with an error rather than
+//! rounded.
 
 use std::fmt;
 
@@ -176,7 +178,22 @@ impl Number {
         if i != b.len() {
             return Err(NumberError::Syntax);
         }
-        Ok(Number::from_parts(neg, &b[int_start..int_end], frac, exp))
+        // Bound the value's scientific exponent, not just the literal's, so
+        // that the canonical text of every accepted number reads back.
+        let int = &b[int_start..int_end];
+        let int_sig = int.iter().skip_while(|&&c| c == b'0').count() as i64;
+        let scientific = if int_sig > 0 {
+            exp + int_sig - 1
+        } else {
+            match frac.iter().position(|&c| c != b'0') {
+                Some(zeros) => exp - zeros as i64 - 1,
+                None => return Ok(Number(N::Int(0))),
+            }
+        };
+        if scientific.abs() > MAX_EXPONENT {
+            return Err(NumberError::ExponentRange);
+        }
+        Ok(Number::from_parts(neg, int, frac, exp))
     }
 
     /// Builds the canonical number `±(int.frac) × 10^exp` from ASCII digits.
@@ -522,6 +539,14 @@ mod tests {
             Err(NumberError::ExponentRange)
         );
         assert!(Number::parse("1e999999999").is_ok());
+        // The bound applies to the value, whatever the literal's exponent.
+        for bad in ["10e999999999", "0.01e-999999998", "-125e999999998"] {
+            assert_eq!(Number::parse(bad), Err(NumberError::ExponentRange), "{bad}");
+        }
+        for good in ["0.1e-999999998", "9.99e999999999", "0.00e999999999999"] {
+            let n = Number::parse(good).unwrap();
+            assert_eq!(Number::parse(&n.to_string()), Ok(n), "{good}");
+        }
     }
 
     #[test]

@@ -267,7 +267,11 @@ impl Map {
     /// Readers use this after their own duplicate check; it is not public
     /// because a wrong call would break the one-key-once invariant.
     pub(crate) fn push_unique(&mut self, key: String, value: Value) {
-        debug_assert!(!self.contains_key(&key), "duplicate key {key:?}");
+        // Checked on small maps only, so that debug builds stay linear on large ones.
+        debug_assert!(
+            self.entries.len() > 64 || !self.contains_key(&key),
+            "duplicate key {key:?}"
+        );
         self.entries.push((key, value));
     }
 

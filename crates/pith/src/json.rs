@@ -1,1 +1,0 @@
-//! JSON text in and out, exactly.

@@ -1,0 +1,61 @@
+//! JSON text in and out, exactly.
+//!
+//! # Reading
+//!
+//! [`parse`], [`parse_bytes`] and [`parse_with`] accept RFC 8259 JSON and
+//! nothing else, and refuse whatever pith could not keep exactly. Every
+//! refusal is an [`Error`](crate::Error) with the line and column of the
+//! offending token:
+//!
+//! | input | [`ErrorKind`](crate::ErrorKind) |
+//! |---|---|
+//! | a key that an object already has (reported at the second one) | `DuplicateKey` |
+//! | a `\u` escape naming half a surrogate pair (`"\uD800"`) | `LoneSurrogate` |
+//! | bytes that are not UTF-8 (reported at the first bad byte) | `InvalidUtf8` |
+//! | an escape JSON does not define (`\x`, `\u12G4`) or an unterminated string | `InvalidEscape` |
+//! | anything after the value but whitespace | `TrailingContent` |
+//! | nesting deeper than [`ParseOptions::max_depth`] | `DepthLimit` |
+//! | a number whose exponent is beyond ±[`MAX_EXPONENT`](crate::number::MAX_EXPONENT) | `NumberRange` |
+//! | everything else, including raw control characters inside strings, leading zeros, `+1`, `.5`, `NaN`, comments, trailing commas and a leading byte order mark | `Syntax` |
+//!
+//! Whitespace is what RFC 8259 allows: space, tab, line feed and carriage
+//! return. A leading byte order mark (U+FEFF) is refused, as `JSON.parse`
+//! refuses it, rather than dropped silently: RFC 8259 forbids writing one.
+//!
+//! Numbers keep their exact value at any size and precision (see
+//! [`Number`](crate::Number)). Nesting is tracked on an explicit stack, so
+//! 100,000 nested arrays are a `DepthLimit` error, never a stack overflow.
+//!
+//! # Writing
+//!
+//! [`to_string`] writes the bytes `JSON.stringify(value)` writes, for every
+//! value whose numbers an `f64` holds exactly; other numbers are written
+//! exactly in the same layout (`1e+400`, `9007199254740993`).
+//! [`to_string_pretty`] matches `JSON.stringify(value, null, indent)`.
+//! Strings escape `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and the other C0
+//! controls (as lowercase `\u00xx`); every other character is written as is.
+//! Writers keep their own stack, so any depth can be written.
+
+mod read;
+mod write;
+
+pub(crate) use read::KeySet;
+pub use read::{parse, parse_bytes, parse_with};
+pub use write::{to_string, to_string_pretty, write_into, write_str_into, write_to};
+
+/// Options for [`parse_with`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Arrays and objects nested deeper than this are refused with
+    /// [`ErrorKind::DepthLimit`](crate::ErrorKind::DepthLimit); `[]` has depth 1
+    /// (default [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH)).
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            max_depth: crate::DEFAULT_MAX_DEPTH,
+        }
+    }
+}
