@@ -7,6 +7,11 @@
 
 use crate::DEFAULT_MAX_DEPTH;
 
+mod decode;
+mod expand;
+
+pub use decode::{decode, decode_bytes};
+
 /// Which edition of the TOON specification to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Spec {
