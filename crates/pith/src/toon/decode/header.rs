@@ -288,8 +288,16 @@ impl<'a> Parser<'a> {
 
         let mut p = close + 1;
         let mut fields = None;
-        let brace = self.tok.find_unquoted(p, e, b'{');
-        let colon = self.tok.find_unquoted(p, e, b':');
+        // `key[N]: …` is the common shape; only otherwise look for a field list
+        // (scanning the inline values for '{' would cost a pass per line).
+        let (brace, colon) = if src.get(p) == Some(&b':') {
+            (None, Some(p))
+        } else {
+            (
+                self.tok.find_unquoted(p, e, b'{'),
+                self.tok.find_unquoted(p, e, b':'),
+            )
+        };
         if let (Some(open), Some(colon)) = (brace, colon)
             && open < colon
         {

@@ -37,6 +37,11 @@ pub(super) struct Lines<'a> {
     line: Line,
     ready: bool,
     more: bool,
+    /// Newlines of the 64-byte block at `block`, one bit per byte, those
+    /// already consumed cleared: finding the next line end is a
+    /// `trailing_zeros`, not a search whose exit branch mispredicts per line.
+    newlines: u64,
+    block: usize,
     indent: usize,
     /// `log2(indent)` when the indent is a power of two: depth by shifting,
     /// since two divisions per line are measurable.
@@ -59,6 +64,8 @@ impl<'a> Lines<'a> {
             },
             ready: false,
             more: false,
+            newlines: newline_mask(src, 0),
+            block: 0,
             indent,
             shift: indent.is_power_of_two().then(|| indent.trailing_zeros()),
             strict,
@@ -107,7 +114,7 @@ impl<'a> Lines<'a> {
             let Some(rest) = self.src.get(line_start..).filter(|r| !r.is_empty()) else {
                 return Ok(false);
             };
-            let len = find_byte(rest, 0, b'\n').unwrap_or(rest.len());
+            let len = self.next_newline().map_or(rest.len(), |n| n - line_start);
             self.pos = line_start + len + 1;
             let mut line = &rest[..len];
             if let [head @ .., b'\r'] = line {
@@ -158,6 +165,21 @@ impl<'a> Lines<'a> {
         }
     }
 
+    /// The offset of the next newline not yet consumed.
+    #[inline]
+    fn next_newline(&mut self) -> Option<usize> {
+        while self.newlines == 0 {
+            self.block += 64;
+            if self.block >= self.src.len() {
+                return None;
+            }
+            self.newlines = newline_mask(self.src, self.block);
+        }
+        let at = self.block + self.newlines.trailing_zeros() as usize;
+        self.newlines &= self.newlines - 1;
+        Some(at)
+    }
+
     #[cold]
     fn indentation_fault(&self, at: usize, tab: bool, spaces: usize) -> Fault {
         if tab {
@@ -198,32 +220,68 @@ fn skip_spaces(src: &[u8], from: usize, to: usize) -> usize {
     i
 }
 
-/// The offset of the first `needle` at or after `from`, eight bytes at a time.
-pub(super) fn find_byte(hay: &[u8], from: usize, needle: u8) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let pattern = LO * u64::from(needle);
-    let mut i = from;
-    while i + 8 <= hay.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&hay[i..i + 8]);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        // The lowest set flag marks the first zero byte exactly; higher flags may be spurious.
-        let found = x.wrapping_sub(LO) & !x & HI;
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
+/// One bit per byte of `src[at..at + 64]`, set where the byte is a newline.
+#[inline]
+fn newline_mask(src: &[u8], at: usize) -> u64 {
+    match src.get(at..at + 64) {
+        Some(block) => block_newlines(block),
+        None => tail_newlines(src.get(at..).unwrap_or_default()),
     }
-    hay.get(i..)?
-        .iter()
-        .position(|&b| b == needle)
-        .map(|p| i + p)
+}
+
+#[inline]
+fn block_newlines(block: &[u8]) -> u64 {
+    let mut mask = 0u64;
+    for (k, chunk) in block.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        mask |= zero_bytes(u64::from_le_bytes(word) ^ 0x0A0A_0A0A_0A0A_0A0A) << (8 * k);
+    }
+    mask
+}
+
+/// The last, partial block, padded with bytes that are not newlines.
+#[cold]
+fn tail_newlines(rest: &[u8]) -> u64 {
+    let mut block = [0u8; 64];
+    let n = rest.len().min(64);
+    block[..n].copy_from_slice(&rest[..n]);
+    block_newlines(&block)
+}
+
+/// One bit per byte of `x` (bit `k` for byte `k`), set where the byte is zero.
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // Exact per byte (no borrow between bytes): the high bit ends up set only for zero bytes.
+    let high = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+    // Gather the eight high bits into the top byte, then down.
+    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn newline_masks_mark_exactly_the_newlines() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut bytes = Vec::new();
+        for _ in 0..4000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Mostly newlines and their neighbours, which trip inexact tricks.
+            bytes.push([b'\n', 0x0B, 0x09, 0x8A, 0x00, 0xFF, b' ', b'a'][(seed % 8) as usize]);
+        }
+        for at in (0..bytes.len()).step_by(64) {
+            let mask = newline_mask(&bytes, at);
+            for k in 0..64 {
+                let want = bytes.get(at + k) == Some(&b'\n');
+                assert_eq!(mask >> k & 1 == 1, want, "byte {}", at + k);
+            }
+        }
+    }
 
     #[test]
     fn skip_spaces_matches_a_plain_scan() {
@@ -236,25 +294,6 @@ mod tests {
             }
         }
         assert_eq!(skip_spaces(b"          x", 0, 5), 5);
-    }
-
-    #[test]
-    fn find_byte_matches_a_plain_search() {
-        let hay: Vec<u8> = (0..200u32).map(|i| (i * 7 % 13) as u8 + b'a').collect();
-        for needle in b'a'..=b'n' {
-            for from in 0..hay.len() + 2 {
-                let want = hay
-                    .get(from..)
-                    .and_then(|h| h.iter().position(|&b| b == needle))
-                    .map(|p| p + from);
-                assert_eq!(find_byte(&hay, from, needle), want, "{needle} from {from}");
-            }
-        }
-        // Bytes with the high bit set next to the needle must not confuse the search.
-        let hay = [0x80, 0x0a, 0xff, 0x0a, 0x8a, 0x8a, 0x8a, 0x8a, 0x8a, 0x0a];
-        assert_eq!(find_byte(&hay, 0, b'\n'), Some(1));
-        assert_eq!(find_byte(&hay, 2, b'\n'), Some(3));
-        assert_eq!(find_byte(&hay, 4, b'\n'), Some(9));
     }
 
     fn all(text: &str, strict: bool) -> Result<Vec<(String, usize, bool)>, Fault> {

@@ -60,7 +60,7 @@ pub(in crate::toon) use self::header::show;
 use self::header::{BadHeader, Class, Field, FieldKind, Fields, Header, Key};
 use self::lines::{Line, Lines, NO_BLANK};
 use self::object::{KeyMeta, Obj, Stack, fingerprint};
-use self::token::Tok;
+use self::token::{Tok, fill};
 use super::{DecodeOptions, ExpandPaths, Spec, expand};
 use crate::{Error, ErrorKind, Map, Result, Value};
 
@@ -490,7 +490,7 @@ impl<'a> Parser<'a> {
         let (s, e) = (line.start, line.end);
         if e - s == 1 {
             self.check_depth(vd, s)?;
-            *out = Value::Object(Map::new());
+            fill(out, Value::Object(Map::new()));
             return Ok(());
         }
         let mut a = s + 2;
@@ -499,10 +499,10 @@ impl<'a> Parser<'a> {
         }
         if &self.src[a..e] == b"[]" {
             self.check_depth(vd, a)?;
-            *out = Value::Array(Vec::new());
+            fill(out, Value::Array(Vec::new()));
             return Ok(());
         }
-        *out = match self.classify(a, e)? {
+        let v = match self.classify(a, e)? {
             Class::Header(bracket) => match self.header(a, e, bracket)? {
                 Ok(h) if h.key.is_none() && !h.keyed && h.fields.is_none() => {
                     self.array(h, d, vd, a)?
@@ -530,6 +530,7 @@ impl<'a> Parser<'a> {
             Class::Bare => return self.tok.value_into(a, e, out),
             class => self.item_object(a, d, vd, |p, obj| p.field(class, a, e, d + 1, vd, obj))?,
         };
+        fill(out, v);
         Ok(())
     }
 

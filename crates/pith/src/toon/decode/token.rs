@@ -199,7 +199,7 @@ impl<'a> Tok<'a> {
             if after != b {
                 return Err(after_quote(after));
             }
-            *out = Value::String(s);
+            fill(out, Value::String(s));
             return Ok(());
         }
         self.unquoted_into(a, b, out)
@@ -221,7 +221,7 @@ impl<'a> Tok<'a> {
             p += 1;
         }
         if p == b {
-            *out = Value::String(String::new());
+            fill(out, Value::String(String::new()));
             return Ok(b);
         }
         if src[p] == b'"' {
@@ -233,7 +233,7 @@ impl<'a> Tok<'a> {
             if q < b && src[q] != delim {
                 return Err(after_quote(q));
             }
-            *out = Value::String(s);
+            fill(out, Value::String(s));
             return Ok(q);
         }
         let mut q = p;
@@ -265,7 +265,7 @@ impl<'a> Tok<'a> {
             e -= 1;
         }
         if e == p {
-            *out = Value::String(String::new());
+            fill(out, Value::String(String::new()));
         } else {
             self.unquoted_into(p, e, out)?;
         }
@@ -278,14 +278,14 @@ impl<'a> Tok<'a> {
     fn unquoted_into(&self, a: usize, b: usize, out: &mut Value) -> Result<(), Fault> {
         let t = &self.src[a..b];
         match t[0] {
-            b't' if t == b"true" => *out = Value::Bool(true),
-            b'f' if t == b"false" => *out = Value::Bool(false),
-            b'n' if t == b"null" => *out = Value::Null,
+            b't' if t == b"true" => fill(out, Value::Bool(true)),
+            b'f' if t == b"false" => fill(out, Value::Bool(false)),
+            b'n' if t == b"null" => fill(out, Value::Null),
             b'-' | b'0'..=b'9' => match self.number(a, b)? {
-                Some(n) => *out = Value::Number(n),
-                None => *out = Value::String(self.s(a, b).to_owned()),
+                Some(n) => fill(out, Value::Number(n)),
+                None => fill(out, Value::String(self.s(a, b).to_owned())),
             },
-            _ => *out = Value::String(self.s(a, b).to_owned()),
+            _ => fill(out, Value::String(self.s(a, b).to_owned())),
         }
         Ok(())
     }
@@ -381,6 +381,19 @@ impl<'a> Tok<'a> {
             Some((cut, _)) => format!("`{}…`", &text[..cut]),
             None => format!("`{text}`"),
         }
+    }
+}
+
+/// Writes `v` into a slot that is almost always the null placeholder.
+/// Plain assignment would call the value's drop glue for the old value
+/// every time; a null needs none.
+#[inline(always)]
+pub(super) fn fill(out: &mut Value, v: Value) {
+    let old = std::mem::replace(out, v);
+    if old.is_null() {
+        std::mem::forget(old);
+    } else {
+        drop(old);
     }
 }
 
