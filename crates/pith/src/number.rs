@@ -196,6 +196,26 @@ impl Number {
         Ok(Number::from_parts(neg, int, frac, exp))
     }
 
+    /// The number `mant × 10^-scale` for a literal of at most 18 significant
+    /// digits that a reader has already validated, without the allocation of
+    /// [`Number::parse`]'s general path.
+    pub(crate) fn from_scaled(mant: i64, scale: u32) -> Number {
+        debug_assert!(mant.unsigned_abs() < 1_000_000_000_000_000_000);
+        let (mut m, mut scale) = (mant, scale);
+        while scale > 0 && m % 10 == 0 {
+            m /= 10;
+            scale -= 1;
+        }
+        if scale == 0 {
+            Number(N::Int(m))
+        } else {
+            Number(N::Dec {
+                mant: m,
+                exp: -(scale as i32),
+            })
+        }
+    }
+
     /// Builds the canonical number `±(int.frac) × 10^exp` from ASCII digits.
     fn from_parts(neg: bool, int: &[u8], frac: &[u8], exp: i64) -> Number {
         // Significant digits: int followed by frac, with the point moved into exp.

@@ -11,6 +11,10 @@ mod encode;
 mod fold;
 
 pub use encode::{encode, encode_into, encode_to};
+mod decode;
+mod expand;
+
+pub use decode::{decode, decode_bytes};
 
 /// Which edition of the TOON specification to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
