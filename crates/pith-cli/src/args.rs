@@ -15,12 +15,27 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Render JSON as TOON (or compact JSON).
+    /// Render JSON in the cheapest lossless form (or the one asked for).
     Encode(EncodeArgs),
-    /// Read TOON or JSON and write the exact JSON it stands for.
+    /// Read any form `encode` writes and write the exact JSON it stands for.
     Decode(DecodeArgs),
     /// Count the tokens of texts: `<count><TAB><name>` per input.
     Tokens(TokensArgs),
+    /// Every form's bytes and tokens per file, and what auto chose.
+    Measure(MeasureArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MeasureArgs {
+    /// JSON inputs; `-` reads stdin.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Write JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// o200k (GPT-4o, 4.1, 5), cl100k (GPT-4, 3.5) or bytes4 (ceil(bytes/4)).
+    #[arg(long, default_value = "o200k")]
+    pub tokenizer: String,
 }
 
 #[derive(Debug, Args)]
@@ -36,9 +51,15 @@ pub struct TokensArgs {
 pub struct EncodeArgs {
     /// JSON input; absent or `-` reads stdin.
     pub file: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = EncodeFormat::Toon)]
+    /// Output format; `auto` picks the fewest tokens (or bytes), never more than JSON.
+    #[arg(long, value_enum, default_value_t = EncodeFormat::Auto)]
     pub format: EncodeFormat,
+    /// What `auto` minimises (and `table` interns by).
+    #[arg(long, value_enum, default_value_t = SelectArg::Tokens)]
+    pub select: SelectArg,
+    /// The tokenizer `--select tokens` counts with: o200k, cl100k or bytes4.
+    #[arg(long, default_value = "o200k")]
+    pub tokenizer: String,
     /// Spaces per indentation level.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub indent: u16,
@@ -82,12 +103,28 @@ pub struct DecodeArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EncodeFormat {
+    /// The cheapest lossless form, per collection and per document.
+    Auto,
     /// TOON spec 4.x, as @toon-format/toon 4.4.0 writes it.
     Toon,
     /// TOON spec 3.3 (key folding available).
     Toon3,
+    /// TOON with key-hoisted tables (pm-cli's form: JSON cells, absent pairs).
+    Hoisted,
+    /// TOON with compact key-hoisted tables (list cells, nested groups).
+    HoistedCompact,
+    /// JSON with columnar tables {cols, dict, rows}.
+    Table,
     /// Compact JSON.
     Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SelectArg {
+    /// Fewest tokens of --tokenizer.
+    Tokens,
+    /// Fewest bytes.
+    Bytes,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -2,12 +2,13 @@
 
 use crate::args::{
     Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, OnOff,
-    TokensArgs,
+    SelectArg, TokensArgs,
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
-use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
+use pith::select::{self, Form, Metric};
 use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Value, json, toon};
 
 pub fn run(cli: Cli) -> Result<(), Failure> {
@@ -15,15 +16,18 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Encode(a) => encode(a),
         Command::Decode(a) => decode(a),
         Command::Tokens(a) => tokens(a),
+        Command::Measure(a) => crate::measure::run(a),
     }
 }
 
+/// The tokenizer named on the command line.
+pub fn tokenizer_kind(name: &str) -> Result<TokenizerKind, Failure> {
+    name.parse()
+        .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))
+}
+
 fn tokens(a: TokensArgs) -> Result<(), Failure> {
-    let kind: TokenizerKind = a
-        .tokenizer
-        .parse()
-        .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))?;
-    let tokenizer = Tokenizer::get(kind);
+    let tokenizer = Tokenizer::get(tokenizer_kind(&a.tokenizer)?);
     let inputs: Vec<Option<&std::path::Path>> = if a.files.is_empty() {
         vec![None]
     } else {
@@ -55,31 +59,40 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
             "--flatten-depth only applies with --key-folding safe".into(),
         ));
     }
+    let metric = match a.select {
+        SelectArg::Tokens => Metric::Tokens(tokenizer_kind(&a.tokenizer)?),
+        SelectArg::Bytes => Metric::Bytes,
+    };
     let input = Input::read(a.file.as_deref())?;
     let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
-    let mut out = Vec::with_capacity(input.bytes.len());
-    match a.format {
-        EncodeFormat::Json => json::write_into(&value, &mut out),
-        EncodeFormat::Toon | EncodeFormat::Toon3 => {
-            let opts = EncodeOptions {
-                indent: usize::from(a.indent),
-                delimiter: delimiter(a.delimiter),
-                spec: if a.format == EncodeFormat::Toon3 {
-                    Spec::V3
-                } else {
-                    Spec::V4
-                },
-                key_folding: match a.key_folding {
-                    OnOff::Off => KeyFolding::Off,
-                    OnOff::Safe => KeyFolding::Safe,
-                },
-                flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
-                ..EncodeOptions::default()
-            };
-            toon::encode_into(&value, &opts, &mut out).map_err(|e| input.failure(e))?;
-        }
-    }
-    write_output(a.output.as_ref(), &out)
+    let opts = select::Options {
+        form: match a.format {
+            EncodeFormat::Auto => Form::Auto,
+            EncodeFormat::Toon | EncodeFormat::Toon3 => Form::Toon,
+            EncodeFormat::Hoisted => Form::Hoisted,
+            EncodeFormat::HoistedCompact => Form::HoistedCompact,
+            EncodeFormat::Table => Form::Table,
+            EncodeFormat::Json => Form::Json,
+        },
+        metric,
+        toon: EncodeOptions {
+            indent: usize::from(a.indent),
+            delimiter: delimiter(a.delimiter),
+            spec: if a.format == EncodeFormat::Toon3 {
+                Spec::V3
+            } else {
+                Spec::V4
+            },
+            key_folding: match a.key_folding {
+                OnOff::Off => KeyFolding::Off,
+                OnOff::Safe => KeyFolding::Safe,
+            },
+            flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
+            ..EncodeOptions::default()
+        },
+    };
+    let out = select::encode(&value, &opts).map_err(|e| input.failure(e))?;
+    write_output(a.output.as_ref(), out.text.as_bytes())
 }
 
 fn decode(a: DecodeArgs) -> Result<(), Failure> {
@@ -99,12 +112,14 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         },
         ..DecodeOptions::default()
     };
+    let max_depth = pith::DEFAULT_MAX_DEPTH;
     let value = match a.format {
         DecodeFormat::Json => json::parse_bytes(&input.bytes),
         DecodeFormat::Toon => toon::decode_bytes(&input.bytes, &toon_opts(Spec::V4)),
         DecodeFormat::Toon3 => toon::decode_bytes(&input.bytes, &toon_opts(Spec::V3)),
         DecodeFormat::Auto => decode_auto(&input.bytes, &toon_opts(Spec::V4)),
     }
+    .and_then(|v| select::restore(v, max_depth))
     .map_err(|e| input.failure(e))?;
     let text = if a.pretty {
         json::to_string_pretty(&value, 2)
@@ -114,30 +129,10 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
     write_output(a.output.as_ref(), text.as_bytes())
 }
 
-/// JSON when the text parses as JSON, TOON otherwise.
-///
-/// Trying JSON first is sound for everything pith writes: the only TOON
-/// documents that are also JSON texts are a root `[]`, a number, `true`,
-/// `false`, `null` or a quoted string, and each means the same value in
-/// both (TOON's escapes are a subset of JSON's).
+/// JSON when the text parses as JSON, TOON otherwise (see
+/// [`pith::select::parse`]); the caller restores the tables.
 fn decode_auto(bytes: &[u8], opts: &DecodeOptions) -> pith::Result<Value> {
-    let first = bytes
-        .iter()
-        .copied()
-        .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
-    let json_like = matches!(
-        first,
-        Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
-    );
-    if !json_like {
-        return toon::decode_bytes(bytes, opts);
-    }
-    match json::parse_bytes(bytes) {
-        Ok(v) => Ok(v),
-        // `{` opens no TOON document, so the JSON error is the one to show.
-        Err(e) if first == Some(b'{') => Err(e),
-        Err(_) => toon::decode_bytes(bytes, opts),
-    }
+    select::parse(bytes, opts)
 }
 
 fn delimiter(d: DelimiterArg) -> Delimiter {

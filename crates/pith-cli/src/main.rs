@@ -9,6 +9,7 @@ mod args;
 mod cmd;
 mod fail;
 mod io;
+mod measure;
 
 use std::process::ExitCode;
 

@@ -13,16 +13,25 @@
 //! * [`to_string`] / [`from_str`]: serde on top of the TOON codec.
 //! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
+//! * [`table`]: key-hoisted tables inside TOON and columnar tables in JSON,
+//!   collections of object rows written once per column, restored exactly.
+//! * [`select`]: every form pith writes, `auto` (the cheapest per collection
+//!   and per document, never more than compact JSON), and the one reader of
+//!   them all.
+//! * [`equiv`]: equality under the fact-preservation contract.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` it is handed and
 //! never prints.
 
+pub mod equiv;
 pub mod error;
 pub mod json;
 pub mod number;
-pub mod tokens;
+pub mod select;
 mod serde;
+pub mod table;
+pub mod tokens;
 pub mod toon;
 pub mod value;
 

@@ -1,0 +1,176 @@
+//! Equality under the fact-preservation contract.
+//!
+//! `decode(encode(x))` must equal `x` exactly, with one allowance that the
+//! table forms make: the rows of a table take the header's key order. So an
+//! object that is an element of an array of objects, or a value of an object
+//! whose values are all objects (a keyed table), may come back with its keys
+//! in another order. Everything else is compared exactly: the same variants,
+//! the same keys in the same order, numbers by exact value, strings by code
+//! points, null distinct from absent, empty containers kept.
+//!
+//! ```
+//! use pith::equiv::{difference, equivalent};
+//! let a = pith::json::parse(r#"{"rows":[{"id":1,"x":null},{"x":[],"id":2}]}"#)?;
+//! let reordered = pith::json::parse(r#"{"rows":[{"id":1,"x":null},{"id":2,"x":[]}]}"#)?;
+//! assert!(equivalent(&a, &reordered));
+//! let lost = pith::json::parse(r#"{"rows":[{"id":1},{"id":2,"x":[]}]}"#)?;
+//! assert_eq!(difference(&a, &lost).as_deref(), Some("rows[0]: expected 2 keys, found 1"));
+//! # Ok::<(), pith::Error>(())
+//! ```
+
+use crate::{Map, Value};
+use std::fmt::Write;
+
+/// Whether `actual` carries exactly the facts of `expected` (see the module docs).
+pub fn equivalent(expected: &Value, actual: &Value) -> bool {
+    difference(expected, actual).is_none()
+}
+
+/// The first place where `actual` differs from `expected` under the
+/// contract, as `path: what was expected, what was found`; `None` when they
+/// are equivalent.
+pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
+    // Explicit stack: values nested beyond the call stack's reach compare too.
+    let mut stack: Vec<(&Value, &Value, bool, String)> =
+        vec![(expected, actual, false, String::new())];
+    while let Some((a, b, reorderable, path)) = stack.pop() {
+        match (a, b) {
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() != y.len() {
+                    return Some(at(
+                        &path,
+                        format!("expected {} elements, found {}", x.len(), y.len()),
+                    ));
+                }
+                let rows = x.iter().all(|v| matches!(v, Value::Object(_)));
+                for (i, (p, q)) in x.iter().zip(y).enumerate().rev() {
+                    stack.push((p, q, rows, format!("{path}[{i}]")));
+                }
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return Some(at(
+                        &path,
+                        format!("expected {} keys, found {}", x.len(), y.len()),
+                    ));
+                }
+                // Rows' nested objects (field groups) follow the header too;
+                // so do the values of an object of objects (a keyed table).
+                let keyed = reorderable || x.values().all(|v| matches!(v, Value::Object(_)));
+                let mut children = Vec::with_capacity(x.len());
+                for (i, (k, v)) in x.iter().enumerate() {
+                    let other = if reorderable {
+                        y.get(k)
+                    } else {
+                        y.get_index(i).filter(|(l, _)| *l == k).map(|(_, w)| w)
+                    };
+                    let Some(w) = other else {
+                        return Some(at(&path, missing_key(k, i, y, reorderable)));
+                    };
+                    children.push((v, w, keyed, child_path(&path, k)));
+                }
+                stack.extend(children.into_iter().rev());
+            }
+            _ if a == b => {}
+            _ => {
+                return Some(at(
+                    &path,
+                    format!("expected {}, found {}", show(a), show(b)),
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn missing_key(k: &str, i: usize, y: &Map, reorderable: bool) -> String {
+    match y.get_index(i) {
+        Some((l, _)) if !reorderable && y.contains_key(k) => {
+            format!("expected key {k:?} at position {i}, found {l:?}")
+        }
+        _ => format!("expected key {k:?}, found none"),
+    }
+}
+
+fn at(path: &str, msg: String) -> String {
+    if path.is_empty() {
+        format!("$: {msg}")
+    } else {
+        format!("{path}: {msg}")
+    }
+}
+
+fn child_path(path: &str, key: &str) -> String {
+    let mut p = String::with_capacity(path.len() + key.len() + 1);
+    p.push_str(path);
+    let plain = key
+        .bytes()
+        .enumerate()
+        .all(|(i, b)| b == b'_' || b.is_ascii_alphabetic() || (i > 0 && b.is_ascii_digit()));
+    if plain && !key.is_empty() {
+        if !p.is_empty() {
+            p.push('.');
+        }
+        p.push_str(key);
+    } else {
+        let _ = write!(p, "[{key:?}]");
+    }
+    p
+}
+
+/// A short rendering of a value for messages.
+fn show(v: &Value) -> String {
+    match v {
+        Value::Array(a) => format!("an array of {}", a.len()),
+        Value::Object(m) => format!("an object of {} keys", m.len()),
+        Value::String(s) if s.chars().count() > 40 => {
+            let cut: String = s.chars().take(40).collect();
+            format!("{cut:?}…")
+        }
+        _ => crate::json::to_string(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn j(s: &str) -> Value {
+        crate::json::parse(s).unwrap()
+    }
+
+    #[test]
+    fn key_order_matters_outside_tables() {
+        assert!(!equivalent(&j(r#"{"a":1,"b":2}"#), &j(r#"{"b":2,"a":1}"#)));
+        assert!(equivalent(
+            &j(r#"[{"a":1,"b":2}]"#),
+            &j(r#"[{"b":2,"a":1}]"#)
+        ));
+        assert!(equivalent(
+            &j(r#"{"k":{"x":{"a":1,"b":2}}}"#),
+            &j(r#"{"k":{"x":{"b":2,"a":1}}}"#)
+        ));
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert!(equivalent(&j("[1.0, 1e2]"), &j("[1, 100]")));
+        assert!(!equivalent(&j("9007199254740993"), &j("9007199254740992")));
+    }
+
+    #[test]
+    fn messages_name_the_place() {
+        assert_eq!(
+            difference(
+                &j(r#"{"a":[1,{"b c":null}]}"#),
+                &j(r#"{"a":[1,{"b c":0}]}"#)
+            )
+            .as_deref(),
+            Some(r#"a[1]["b c"]: expected null, found 0"#)
+        );
+        assert_eq!(
+            difference(&j(r#"{"a":1,"b":2}"#), &j(r#"{"b":2,"a":1}"#)).as_deref(),
+            Some(r#"$: expected key "a" at position 0, found "b""#)
+        );
+    }
+}

@@ -1,0 +1,705 @@
+//! Every form pith writes, the choice between them, and the one reader that
+//! reads them all.
+//!
+//! # Forms
+//!
+//! | [`Form`] | text | collections of object rows |
+//! |---|---|---|
+//! | `json` | compact JSON | as they are |
+//! | `toon` | TOON | TOON's own tables and lists |
+//! | `hoisted` | TOON | key-hoisted tables in the seed's form ([`crate::table::hoisted`]) |
+//! | `hoisted-compact` | TOON | key-hoisted tables in the compact form (list cells, nested groups) |
+//! | `table` | JSON | columnar tables `{cols, dict, rows}` ([`crate::table::columnar`]) |
+//! | `auto` | TOON or JSON | the cheapest, per collection and per document |
+//!
+//! `hoisted` and `hoisted-compact` turn every collection that TOON does not
+//! already write as a table into a key-hoisted table (subject to the density
+//! guard and to a producer's own `<collection>_encoding` member); `table`
+//! turns every array of objects into a columnar table.
+//!
+//! # `auto`
+//!
+//! 1. Bottom-up over the document, each candidate collection is written
+//!    three ways — TOON as it stands, the seed's hoisted form, the compact
+//!    hoisted form — and keeps the cheapest by the [`Metric`] (see
+//!    `plan.rs`). Columnar tables make a reader look values up by position,
+//!    so `auto` never picks them.
+//! 2. The planned document is written as TOON and measured exactly; so is
+//!    plain TOON when planning changed anything.
+//! 3. Compact JSON is measured: its byte length is computed without writing
+//!    it; for tokens, a floor computed without writing it decides when TOON
+//!    is already no larger, and otherwise JSON is written and counted. The
+//!    cheapest document wins (ties go to fewer bytes, then to JSON), so
+//!    `auto` never costs more than compact JSON.
+//!
+//! # Reading: one reader, no guessing
+//!
+//! [`decode`] tells JSON from TOON by syntax, then [`restore`]s the tables
+//! in the value, found by the predicates of [`crate::table`]: every
+//! hoisted pair and every columnar object is restored (a malformed one is
+//! an error), and nothing else is touched.
+//!
+//! A value can *look* like those tables without being one: a member
+//! `items_encoding: {json_columns: …}` beside an array `items`, or an object
+//! with exactly the keys `cols`, `dict` and `rows`. Such a value would be
+//! misread, so when the input holds any — or when its root is itself
+//! shaped like the wrapper below — every form writes it inside a wrapper,
+//! in that form's syntax and with no tables at all:
+//!
+//! ```json
+//! {"$pith": "auto", "value": <the input, verbatim>}
+//! ```
+//!
+//! The wrapper is a root object with exactly the two keys `$pith` (the name
+//! of the form asked for) and `value`. The reader unwraps one level and
+//! returns `value` untouched, restoring nothing inside it. A wrapper-shaped
+//! input is wrapped again, so the scheme is closed: `decode(encode(x)) == x`
+//! for every value and every form, up to the key order of table rows (see
+//! [`crate::equiv`]). A producer-owned `<collection>_encoding` member that
+//! is *not* shaped like metadata (say a string) needs no wrapper: it only
+//! keeps its collection from being hoisted, as the seed says.
+
+mod bound;
+mod plan;
+
+use self::plan::{Mode, Planner};
+use crate::table::columnar::{self, Intern};
+use crate::table::{self as tables, Census, hoisted, index_path, key_path};
+use crate::tokens::{Tokenizer, TokenizerKind};
+use crate::toon::{DecodeOptions, EncodeOptions, KeyFolding, Spec};
+use crate::{Error, ErrorKind, Map, Result, Value};
+use std::fmt;
+use std::str::FromStr;
+
+/// The key naming the form in a wrapper.
+pub const WRAPPER_TAG: &str = "$pith";
+/// The key holding the verbatim value in a wrapper.
+pub const WRAPPER_VALUE: &str = "value";
+
+/// A form pith writes (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Form {
+    /// The cheapest of the others, never a positional one.
+    #[default]
+    Auto,
+    /// TOON as [`crate::toon`] writes it.
+    Toon,
+    /// TOON with key-hoisted tables in the seed's form.
+    Hoisted,
+    /// TOON with key-hoisted tables in the compact form.
+    HoistedCompact,
+    /// JSON with columnar tables.
+    Table,
+    /// Compact JSON.
+    Json,
+}
+
+impl Form {
+    /// Every form, in the order `pith measure` lists them.
+    pub const ALL: [Form; 6] = [
+        Form::Json,
+        Form::Toon,
+        Form::Hoisted,
+        Form::HoistedCompact,
+        Form::Table,
+        Form::Auto,
+    ];
+
+    /// `auto`, `toon`, `hoisted`, `hoisted-compact`, `table` or `json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Auto => "auto",
+            Form::Toon => "toon",
+            Form::Hoisted => "hoisted",
+            Form::HoistedCompact => "hoisted-compact",
+            Form::Table => "table",
+            Form::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Form {
+    type Err = Error;
+
+    /// Reads a form's [`name`](Form::name).
+    fn from_str(s: &str) -> Result<Form> {
+        Form::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Type,
+                    format!(
+                        "unknown form {s:?}: expected auto, toon, hoisted, hoisted-compact, table or json"
+                    ),
+                )
+            })
+    }
+}
+
+/// What `auto` minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Tokens of this tokenizer, counted exactly.
+    Tokens(TokenizerKind),
+    /// UTF-8 bytes.
+    Bytes,
+}
+
+impl Default for Metric {
+    /// Tokens of the first tokenizer compiled in (o200k_base by default).
+    fn default() -> Metric {
+        Metric::Tokens(TokenizerKind::ALL[0])
+    }
+}
+
+/// Options for [`encode`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Options {
+    /// The form to write (default [`Form::Auto`]).
+    pub form: Form,
+    /// What `auto` minimises, and what `table` interns by (default o200k tokens).
+    pub metric: Metric,
+    /// TOON layout: indent, delimiter, depth limit. Spec 3.3 and key folding
+    /// apply to [`Form::Toon`] only; the other TOON forms write spec 4.x.
+    pub toon: EncodeOptions,
+}
+
+/// The syntax of an encoded document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// TOON.
+    Toon,
+    /// JSON.
+    Json,
+}
+
+/// How a collection was written, when not as plain TOON or JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableForm {
+    /// A key-hoisted table in the seed's form.
+    Hoisted,
+    /// A key-hoisted table in the compact form.
+    HoistedCompact,
+    /// A columnar table.
+    Columnar,
+}
+
+impl TableForm {
+    /// `hoisted`, `hoisted-compact` or `table`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableForm::Hoisted => "hoisted",
+            TableForm::HoistedCompact => "hoisted-compact",
+            TableForm::Columnar => "table",
+        }
+    }
+}
+
+/// A collection written as a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// Its JSON path, such as `items` or `data.rows`.
+    pub path: String,
+    /// How it was written.
+    pub form: TableForm,
+}
+
+/// An encoded document and what went into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encoded {
+    /// The text (no final newline).
+    pub text: String,
+    /// TOON or JSON.
+    pub syntax: Syntax,
+    /// Whether the value went into a wrapper because it looks like a table.
+    pub wrapped: bool,
+    /// The collections written as tables, in document order.
+    pub tables: Vec<Choice>,
+}
+
+impl Encoded {
+    /// A one-line account: `toon`, `json`, `toon; hoisted-compact: items`,
+    /// `json; wrapped`.
+    pub fn describe(&self) -> String {
+        let mut s = String::from(match self.syntax {
+            Syntax::Toon => "toon",
+            Syntax::Json => "json",
+        });
+        if self.wrapped {
+            s.push_str("; wrapped");
+        }
+        for form in [
+            TableForm::Hoisted,
+            TableForm::HoistedCompact,
+            TableForm::Columnar,
+        ] {
+            let paths: Vec<&str> = self
+                .tables
+                .iter()
+                .filter(|c| c.form == form)
+                .map(|c| c.path.as_str())
+                .collect();
+            if !paths.is_empty() {
+                s.push_str(&format!("; {}: {}", form.name(), paths.join(", ")));
+            }
+        }
+        s
+    }
+}
+
+/// Encodes `value` in `opts.form`.
+///
+/// # Errors
+///
+/// Those of [`crate::toon::encode`] (a value nested deeper than
+/// `opts.toon.max_depth`, an indent of 0, key folding with spec 4.x).
+///
+/// ```
+/// use pith::select::{decode, encode, Options};
+/// let v = pith::json::parse(r#"{"items":[{"id":1,"tags":["a","b"]},{"id":2,"tags":[]}]}"#)?;
+/// let out = encode(&v, &Options::default())?;
+/// assert_eq!(out.describe(), "toon; hoisted-compact: items");
+/// assert_eq!(out.text, "items[2]{id,tags}:\n  1,a b\n  2,\"\"\nitems_encoding:\n  json_columns[0]:\n  list_columns[1]: tags");
+/// assert_eq!(decode(out.text.as_bytes(), &Default::default())?, v);
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
+    if value.depth() > opts.toon.max_depth {
+        // The TOON writer names the first container too deep.
+        crate::toon::encode_into(value, &opts.toon, &mut Vec::new())?;
+    }
+    if needs_wrapper(value) {
+        return wrapped(value, opts);
+    }
+    let toon4 = toon4(&opts.toon);
+    match opts.form {
+        Form::Json => Ok(json_doc(value, Vec::new())),
+        Form::Toon => toon_doc(value, &opts.toon, Vec::new()),
+        Form::Hoisted | Form::HoistedCompact => {
+            let mode = if opts.form == Form::Hoisted {
+                Mode::Seed
+            } else {
+                Mode::Compact
+            };
+            let mut planner = Planner::new(mode, &toon4, opts.metric);
+            let planned = planner.run(value)?;
+            toon_doc(planned.as_ref().unwrap_or(value), &toon4, planner.choices)
+        }
+        Form::Table => {
+            let intern = match opts.metric {
+                Metric::Tokens(kind) => Intern::Tokens(kind),
+                Metric::Bytes => Intern::Bytes,
+            };
+            let mut choices = Vec::new();
+            let planned = columnar_plan(value, intern, "", 0, opts.toon.max_depth, &mut choices)?;
+            Ok(json_doc(planned.as_ref().unwrap_or(value), choices))
+        }
+        Form::Auto => auto(value, opts, &toon4),
+    }
+}
+
+/// Reads any document [`encode`] writes: [`parse`]s it, then [`restore`]s
+/// its tables.
+///
+/// # Errors
+///
+/// Those of [`parse`] and of [`restore`].
+pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
+    restore(parse(bytes, opts)?, opts.max_depth)
+}
+
+/// Reads JSON or TOON, told apart by syntax, restoring nothing.
+///
+/// The text is taken as JSON when it starts like JSON and parses as JSON;
+/// the only TOON documents that are also JSON texts (a root `[]`, a number,
+/// `true`, `false`, `null` or a quoted string) mean the same value in both.
+///
+/// # Errors
+///
+/// Those of the JSON or the TOON reader, with line and column: the JSON
+/// error for text that starts with `{`, the TOON error otherwise.
+pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
+    let first = bytes
+        .iter()
+        .copied()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    let json_like = matches!(
+        first,
+        Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
+    );
+    if !json_like {
+        return crate::toon::decode_bytes(bytes, opts);
+    }
+    let json_opts = crate::json::ParseOptions {
+        max_depth: opts.max_depth,
+    };
+    match crate::json::parse_with(bytes, &json_opts) {
+        Ok(v) => Ok(v),
+        // `{` opens no TOON document, so the JSON error is the one to show.
+        Err(e) if first == Some(b'{') => Err(e),
+        Err(_) => crate::toon::decode_bytes(bytes, opts),
+    }
+}
+
+/// Restores the tables of a decoded value: unwraps a wrapper, or restores
+/// every hoisted pair and columnar object (see the module docs).
+///
+/// # Errors
+///
+/// [`ErrorKind::Type`] or [`ErrorKind::Syntax`] for a malformed table or
+/// wrapper, naming its JSON path; [`ErrorKind::DepthLimit`] when restored
+/// JSON cells nest beyond `max_depth`.
+pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
+    if let Value::Object(m) = &value
+        && is_wrapper(m)
+    {
+        let Value::Object(m) = value else {
+            return Ok(value);
+        };
+        let mut tag = None;
+        let mut inner = Value::Null;
+        for (k, v) in m {
+            if k == WRAPPER_TAG {
+                tag = Some(v);
+            } else {
+                inner = v;
+            }
+        }
+        return match tag {
+            Some(Value::String(s)) if s.parse::<Form>().is_ok() => Ok(inner),
+            other => Err(Error::at_path(
+                ErrorKind::Type,
+                WRAPPER_TAG,
+                format!(
+                    "expected the name of a form in the wrapper, found {}",
+                    other.map_or_else(|| "nothing".to_owned(), |v| hoisted::describe(&v))
+                ),
+            )),
+        };
+    }
+    restore_tree(value, "$", 0, max_depth)
+}
+
+/// Every candidate's size, and what `auto` chose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Measurement {
+    /// One entry per form of [`Form::ALL`], in that order.
+    pub candidates: Vec<Candidate>,
+    /// What `auto` wrote.
+    pub auto: Encoded,
+}
+
+/// One form's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    /// The form.
+    pub form: Form,
+    /// UTF-8 bytes.
+    pub bytes: usize,
+    /// Tokens of the measuring tokenizer.
+    pub tokens: usize,
+}
+
+/// Writes `value` in every form and measures each with `tokenizer`; `auto`
+/// minimises those tokens.
+///
+/// # Errors
+///
+/// Those of [`encode`].
+pub fn measure(
+    value: &Value,
+    tokenizer: TokenizerKind,
+    toon: &EncodeOptions,
+) -> Result<Measurement> {
+    let counter = Tokenizer::get(tokenizer);
+    let mut candidates = Vec::with_capacity(Form::ALL.len());
+    let mut auto = None;
+    for form in Form::ALL {
+        let opts = Options {
+            form,
+            metric: Metric::Tokens(tokenizer),
+            toon: toon.clone(),
+        };
+        let out = encode(value, &opts)?;
+        candidates.push(Candidate {
+            form,
+            bytes: out.text.len(),
+            tokens: counter.count(&out.text),
+        });
+        if form == Form::Auto {
+            auto = Some(out);
+        }
+    }
+    let auto = match auto {
+        Some(a) => a,
+        None => encode(value, &Options::default())?,
+    };
+    Ok(Measurement { candidates, auto })
+}
+
+// ---------------------------------------------------------------------------
+
+/// Whether `m` is shaped like a wrapper: exactly the keys `$pith` and `value`.
+fn is_wrapper(m: &Map) -> bool {
+    m.len() == 2 && m.contains_key(WRAPPER_TAG) && m.contains_key(WRAPPER_VALUE)
+}
+
+/// Whether `value` must be wrapped: its root is wrapper-shaped, or it holds
+/// an object the restorer would touch.
+fn needs_wrapper(value: &Value) -> bool {
+    if let Value::Object(m) = value
+        && is_wrapper(m)
+    {
+        return true;
+    }
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(a) => stack.extend(a.iter()),
+            Value::Object(m) => {
+                if tables::is_columnar(m) || tables::hoisted_pairs(m).next().is_some() {
+                    return true;
+                }
+                stack.extend(m.values());
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
+    let mut m = Map::with_capacity(2);
+    m.push_unique(WRAPPER_TAG.to_owned(), Value::from(opts.form.name()));
+    m.push_unique(WRAPPER_VALUE.to_owned(), value.clone());
+    let w = Value::Object(m);
+    let toon4 = toon4(&opts.toon);
+    let mut out = match opts.form {
+        Form::Json | Form::Table => json_doc(&w, Vec::new()),
+        Form::Toon => toon_doc(&w, &opts.toon, Vec::new())?,
+        Form::Hoisted | Form::HoistedCompact => toon_doc(&w, &toon4, Vec::new())?,
+        Form::Auto => {
+            let t = toon_doc(&w, &toon4, Vec::new())?;
+            let j = json_doc(&w, Vec::new());
+            let (tc, jc) = (cost(&t.text, opts.metric), cost(&j.text, opts.metric));
+            if (jc, j.text.len()) <= (tc, t.text.len()) {
+                j
+            } else {
+                t
+            }
+        }
+    };
+    out.wrapped = true;
+    Ok(out)
+}
+
+/// The TOON options of the hoisted forms and `auto`: spec 4.x, no folding.
+fn toon4(opts: &EncodeOptions) -> EncodeOptions {
+    EncodeOptions {
+        spec: Spec::V4,
+        key_folding: KeyFolding::Off,
+        ..opts.clone()
+    }
+}
+
+fn toon_doc(value: &Value, opts: &EncodeOptions, tables: Vec<Choice>) -> Result<Encoded> {
+    Ok(Encoded {
+        text: crate::toon::encode(value, opts)?,
+        syntax: Syntax::Toon,
+        wrapped: false,
+        tables,
+    })
+}
+
+fn json_doc(value: &Value, tables: Vec<Choice>) -> Encoded {
+    Encoded {
+        text: crate::json::to_string(value),
+        syntax: Syntax::Json,
+        wrapped: false,
+        tables,
+    }
+}
+
+fn cost(text: &str, metric: Metric) -> usize {
+    match metric {
+        Metric::Tokens(kind) => Tokenizer::get(kind).count(text),
+        Metric::Bytes => text.len(),
+    }
+}
+
+fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
+    let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
+    let planned = planner.run(value)?;
+    let mut best = toon_doc(planned.as_ref().unwrap_or(value), toon4, planner.choices)?;
+    let mut best_cost = cost(&best.text, opts.metric);
+    if planned.is_some() {
+        let plain = toon_doc(value, toon4, Vec::new())?;
+        let plain_cost = cost(&plain.text, opts.metric);
+        if (plain_cost, plain.text.len()) <= (best_cost, best.text.len()) {
+            best = plain;
+            best_cost = plain_cost;
+        }
+    }
+    // Compact JSON, measured without writing it where that settles it.
+    let json_bytes = bound::json_len(value);
+    let json_floor = match opts.metric {
+        Metric::Bytes => json_bytes,
+        Metric::Tokens(kind) if kind.is_exact() => bound::json_token_floor(value),
+        Metric::Tokens(_) => json_bytes.div_ceil(4),
+    };
+    if json_floor > best_cost || (json_floor == best_cost && json_bytes > best.text.len()) {
+        return Ok(best);
+    }
+    let json = json_doc(value, Vec::new());
+    let json_cost = cost(&json.text, opts.metric);
+    if (json_cost, json.text.len()) <= (best_cost, best.text.len()) {
+        Ok(json)
+    } else {
+        Ok(best)
+    }
+}
+
+/// Columnar tables for every array of objects, innermost first.
+fn columnar_plan(
+    v: &Value,
+    intern: Intern,
+    path: &str,
+    level: usize,
+    max_depth: usize,
+    choices: &mut Vec<Choice>,
+) -> Result<Option<Value>> {
+    if level >= max_depth {
+        return Ok(None);
+    }
+    match v {
+        Value::Object(m) => {
+            let mut out: Option<Map> = None;
+            for (i, (k, child)) in m.iter().enumerate() {
+                let planned = columnar_plan(
+                    child,
+                    intern,
+                    &key_path(path, k),
+                    level + 1,
+                    max_depth,
+                    choices,
+                )?;
+                match planned {
+                    Some(new) => {
+                        let o = out.get_or_insert_with(|| {
+                            let mut o = Map::with_capacity(m.len());
+                            for (k, v) in m.iter().take(i) {
+                                o.push_unique(k.clone(), v.clone());
+                            }
+                            o
+                        });
+                        o.push_unique(k.clone(), new);
+                    }
+                    None => {
+                        if let Some(o) = &mut out {
+                            o.push_unique(k.clone(), child.clone());
+                        }
+                    }
+                }
+            }
+            Ok(out.map(Value::Object))
+        }
+        Value::Array(a) => {
+            let mut items: Option<Vec<Value>> = None;
+            for (i, item) in a.iter().enumerate() {
+                match columnar_plan(
+                    item,
+                    intern,
+                    &index_path(path, i),
+                    level + 1,
+                    max_depth,
+                    choices,
+                )? {
+                    Some(new) => items.get_or_insert_with(|| a[..i].to_vec()).push(new),
+                    None => {
+                        if let Some(items) = &mut items {
+                            items.push(item.clone());
+                        }
+                    }
+                }
+            }
+            let rows = items.as_deref().unwrap_or(a);
+            let eligible =
+                !rows.is_empty() && Census::of(rows).is_some_and(|c| c.dense_enough(rows.len()));
+            if eligible {
+                choices.push(Choice {
+                    path: if path.is_empty() {
+                        "$".to_owned()
+                    } else {
+                        path.to_owned()
+                    },
+                    form: TableForm::Columnar,
+                });
+                Ok(Some(columnar::encode_table(rows, intern)?))
+            } else {
+                Ok(items.map(Value::Array))
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Result<Value> {
+    if level > max_depth {
+        return Err(Error::at_path(
+            ErrorKind::DepthLimit,
+            path,
+            format!("expected at most {max_depth} levels of nesting, found more"),
+        ));
+    }
+    match value {
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth))
+            .collect::<Result<Vec<_>>>()
+            .map(Value::Array),
+        Value::Object(m) if tables::is_columnar(&m) => {
+            let rows = columnar::restore_table(m, path)?;
+            rows.into_iter()
+                .enumerate()
+                .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth))
+                .collect::<Result<Vec<_>>>()
+                .map(Value::Array)
+        }
+        Value::Object(mut m) => {
+            let pairs: Vec<String> = tables::hoisted_pairs(&m).map(str::to_owned).collect();
+            for k in &pairs {
+                let meta_key = format!("{k}{}", hoisted::ENCODING_SUFFIX);
+                let meta_path = key_path(path, &meta_key);
+                let meta = m.remove(&meta_key).unwrap_or(Value::Null);
+                let enc = hoisted::Encoding::read(&meta, &meta_path)?;
+                if let Some(slot) = m.get_mut(k) {
+                    let Value::Array(rows) = std::mem::take(slot) else {
+                        continue;
+                    };
+                    let rows = hoisted::restore_rows(
+                        rows,
+                        &enc,
+                        &key_path(path, k),
+                        max_depth.saturating_sub(level + 2),
+                    )?;
+                    *slot = Value::Array(rows);
+                }
+            }
+            let mut out = Map::with_capacity(m.len());
+            for (k, v) in m {
+                let child = restore_tree(v, &key_path(path, &k), level + 1, max_depth)?;
+                out.push_unique(k, child);
+            }
+            Ok(Value::Object(out))
+        }
+        other => Ok(other),
+    }
+}

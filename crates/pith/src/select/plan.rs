@@ -1,0 +1,262 @@
+//! Which collections of a TOON document become key-hoisted tables.
+//!
+//! A *collection* is an object member holding at least two object rows. It
+//! is a candidate when TOON would not already write it as a table, it has at
+//! least one column, the density guard passes, and the object has no member
+//! `<collection>_encoding` of its own (a producer's key there keeps the
+//! collection as it is). Collections nested in list items are planned first,
+//! so an outer collection's standard candidate already holds its inner ones'
+//! choices.
+//!
+//! Costs are those of a fragment: the member (and its metadata) written as
+//! TOON at its indentation, lines counted one at a time (a line ending in
+//! `\n` counts on its own, see [`crate::tokens`]), so no candidate costs a
+//! render of the whole document.
+
+use super::{Choice, Metric, TableForm};
+use crate::table::hoisted::{self, ENCODING_SUFFIX};
+use crate::table::{Census, key_path, toon_tabular};
+use crate::tokens::Tokenizer;
+use crate::toon::EncodeOptions;
+use crate::{Map, Result, Value};
+
+/// How the planner treats candidate collections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Every one becomes a table in the seed's form.
+    Seed,
+    /// Every one becomes a table in the compact form.
+    Compact,
+    /// Each takes the cheapest of TOON, the seed's form and the compact form.
+    Best,
+}
+
+/// What a member becomes.
+enum Member {
+    /// The same value, or a planned copy of it.
+    Keep(Option<Value>),
+    /// Rows and metadata.
+    Hoist(Value, Value),
+}
+
+pub(crate) struct Planner<'o> {
+    mode: Mode,
+    toon: &'o EncodeOptions,
+    tokenizer: Option<&'static Tokenizer>,
+    pub choices: Vec<Choice>,
+    scratch: Vec<u8>,
+    lines: String,
+}
+
+impl<'o> Planner<'o> {
+    pub fn new(mode: Mode, toon: &'o EncodeOptions, metric: Metric) -> Planner<'o> {
+        Planner {
+            mode,
+            toon,
+            tokenizer: match metric {
+                Metric::Tokens(kind) => Some(Tokenizer::get(kind)),
+                Metric::Bytes => None,
+            },
+            choices: Vec::new(),
+            scratch: Vec::new(),
+            lines: String::new(),
+        }
+    }
+
+    /// The planned document, or `None` when it is `root` unchanged.
+    pub fn run(&mut self, root: &Value) -> Result<Option<Value>> {
+        let indent = usize::from(matches!(root, Value::Array(_)));
+        self.value(root, indent, "", 0)
+    }
+
+    /// `indent` is where `v`'s members or items go.
+    fn value(
+        &mut self,
+        v: &Value,
+        indent: usize,
+        path: &str,
+        level: usize,
+    ) -> Result<Option<Value>> {
+        if level >= self.toon.max_depth {
+            // Deeper than the encoder writes: it reports the error itself.
+            return Ok(None);
+        }
+        match v {
+            Value::Object(m) => self.object(m, indent, path, level),
+            Value::Array(a) => {
+                let mut out: Option<Vec<Value>> = None;
+                for (i, item) in a.iter().enumerate() {
+                    let here = format!("{path}[{i}]");
+                    match self.value(item, indent + 1, &here, level + 1)? {
+                        Some(new) => out.get_or_insert_with(|| a[..i].to_vec()).push(new),
+                        None => {
+                            if let Some(out) = &mut out {
+                                out.push(item.clone());
+                            }
+                        }
+                    }
+                }
+                Ok(out.map(Value::Array))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn object(
+        &mut self,
+        m: &Map,
+        indent: usize,
+        path: &str,
+        level: usize,
+    ) -> Result<Option<Value>> {
+        let mut out: Option<Map> = None;
+        for (i, (k, child)) in m.iter().enumerate() {
+            let here = key_path(path, k);
+            let planned = self.value(child, indent + 1, &here, level + 1)?;
+            let member = match child {
+                Value::Array(rows) if self.candidate(m, k, rows, level + 1) => {
+                    self.collection(k, rows, planned, indent, &here)?
+                }
+                _ => Member::Keep(planned),
+            };
+            let start = |out: &mut Option<Map>| -> Map {
+                out.take().unwrap_or_else(|| {
+                    let mut o = Map::with_capacity(m.len() + 1);
+                    for (k, v) in m.iter().take(i) {
+                        o.push_unique(k.clone(), v.clone());
+                    }
+                    o
+                })
+            };
+            match member {
+                Member::Keep(None) => {
+                    if let Some(o) = &mut out {
+                        o.push_unique(k.clone(), child.clone());
+                    }
+                }
+                Member::Keep(Some(v)) => {
+                    let mut o = start(&mut out);
+                    o.push_unique(k.clone(), v);
+                    out = Some(o);
+                }
+                Member::Hoist(rows, meta) => {
+                    let mut o = start(&mut out);
+                    o.push_unique(k.clone(), rows);
+                    o.push_unique(format!("{k}{ENCODING_SUFFIX}"), meta);
+                    out = Some(o);
+                }
+            }
+        }
+        Ok(out.map(Value::Object))
+    }
+
+    /// Whether member `k` of `m`, holding `rows` at nesting `level`, is a
+    /// candidate for a key-hoisted table.
+    fn candidate(&self, m: &Map, k: &str, rows: &[Value], level: usize) -> bool {
+        if rows.len() < 2 || !rows.iter().all(|r| matches!(r, Value::Object(_))) {
+            return false;
+        }
+        if m.contains_key(&format!("{k}{ENCODING_SUFFIX}")) {
+            return false;
+        }
+        if toon_tabular(rows, self.toon.max_depth.saturating_sub(level + 1)) {
+            return false;
+        }
+        Census::of(rows).is_some_and(|c| !c.columns.is_empty() && c.dense_enough(rows.len()))
+    }
+
+    fn collection(
+        &mut self,
+        k: &str,
+        rows: &[Value],
+        planned: Option<Value>,
+        indent: usize,
+        path: &str,
+    ) -> Result<Member> {
+        let table = |form: TableForm| -> Result<(Value, Value)> {
+            let t = match form {
+                TableForm::Hoisted => hoisted::encode_rows(rows)?,
+                _ => hoisted::encode_rows_compact(rows)?,
+            };
+            Ok((Value::Array(t.rows), t.encoding.to_value()))
+        };
+        let (form, cells, meta) = match self.mode {
+            Mode::Seed => {
+                let (cells, meta) = table(TableForm::Hoisted)?;
+                (TableForm::Hoisted, cells, meta)
+            }
+            Mode::Compact => {
+                let (cells, meta) = table(TableForm::HoistedCompact)?;
+                (TableForm::HoistedCompact, cells, meta)
+            }
+            Mode::Best => {
+                let had_plan = planned.is_some();
+                let standard = planned.unwrap_or_else(|| Value::Array(rows.to_vec()));
+                let (standard_cost, standard, _) = self.cost(k, standard, None, indent)?;
+                let mut best: Option<(usize, TableForm, Value, Value)> = None;
+                for form in [TableForm::Hoisted, TableForm::HoistedCompact] {
+                    let (cells, meta) = table(form)?;
+                    let (cost, cells, meta) = self.cost(k, cells, Some(meta), indent)?;
+                    if cost < standard_cost && best.as_ref().is_none_or(|b| cost < b.0) {
+                        best = Some((cost, form, cells, meta.unwrap_or(Value::Null)));
+                    }
+                }
+                match best {
+                    Some((_, form, cells, meta)) => (form, cells, meta),
+                    None => return Ok(Member::Keep(had_plan.then_some(standard))),
+                }
+            }
+        };
+        self.choices.push(Choice {
+            path: path.to_owned(),
+            form,
+        });
+        Ok(Member::Hoist(cells, meta))
+    }
+
+    /// The cost of member `k: v` (and its metadata) at indentation `indent`;
+    /// hands both back.
+    fn cost(
+        &mut self,
+        k: &str,
+        v: Value,
+        meta: Option<Value>,
+        indent: usize,
+    ) -> Result<(usize, Value, Option<Value>)> {
+        let mut m = Map::with_capacity(2);
+        m.push_unique(k.to_owned(), v);
+        let meta_key = format!("{k}{ENCODING_SUFFIX}");
+        if let Some(meta) = meta {
+            m.push_unique(meta_key.clone(), meta);
+        }
+        let fragment = Value::Object(m);
+        self.scratch.clear();
+        let rendered = crate::toon::encode_into(&fragment, self.toon, &mut self.scratch);
+        let (v, meta) = match fragment {
+            Value::Object(mut m) => {
+                let meta = m.remove(&meta_key);
+                (m.remove(k).unwrap_or(Value::Null), meta)
+            }
+            other => (other, None),
+        };
+        rendered?;
+        let pad = indent * self.toon.indent;
+        let cost = match self.tokenizer {
+            None => {
+                let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
+                self.scratch.len() + lines * (pad + 1)
+            }
+            Some(t) => {
+                self.lines.clear();
+                let text = String::from_utf8_lossy(&self.scratch);
+                for line in text.split('\n') {
+                    self.lines.extend(std::iter::repeat_n(' ', pad));
+                    self.lines.push_str(line);
+                    self.lines.push('\n');
+                }
+                t.count(&self.lines)
+            }
+        };
+        Ok((cost, v, meta))
+    }
+}

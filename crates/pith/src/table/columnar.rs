@@ -1,0 +1,559 @@
+//! Columnar tables in JSON, with string interning (seed `response-format.md`).
+//!
+//! A collection of object rows becomes
+//!
+//! ```json
+//! {"cols":["id","agent","model"],
+//!  "dict":{"agent":["build","executor-gpt"]},
+//!  "rows":[["ses_a1",0,"opus"],["ses_b2",1,"opus"]]}
+//! ```
+//!
+//! * `cols`: the column order; each row is an array of cells in this order;
+//! * `dict`: interning tables: a column named here stores its distinct values
+//!   once and its cells are indices into them;
+//! * `rows`: one array per record.
+//!
+//! # Decoding
+//!
+//! The seed's single rule: a cell in a column that has a `dict` entry is an
+//! integer index into that entry; any other cell is its literal value. And
+//! its two lenient behaviours: [`decode_table`] returns a plain array
+//! unchanged, and a dict-column cell that is not an integer in range is
+//! taken literally, not refused. (Its reference decoder also returns `[]`
+//! for `null`; so does [`decode_table`].)
+//!
+//! # What pith adds, and why the seed's decoder still reads it
+//!
+//! The seed's encoder takes its columns from the first row and writes `null`
+//! for a missing cell, so keys that only later rows carry are lost and null
+//! cannot be told from absent. pith's encoder:
+//!
+//! * takes the **union** of the rows' keys, in first-seen order, as `cols`;
+//! * ends a row after its last present cell: a **short row** leaves the
+//!   remaining cells out, which the seed's reference decoder reads as
+//!   `undefined`, a key `JSON.stringify` drops: absent, exactly;
+//! * writes an absent cell *before* the last present one as `null` and lists
+//!   it in a fourth key, **`absent`**: `{"col": [row, ...]}`. The seed's
+//!   decoder ignores keys other than `cols`, `dict` and `rows`, so it reads
+//!   these cells as `null` — the one place where it sees less than pith;
+//! * interns a column only where that saves (tokens or bytes, by the cost
+//!   given), and then writes **every** present cell of it as an index, so no
+//!   literal number in a dict column can be mistaken for one.
+//!
+//! Rows with a key order other than `cols` come back in `cols` order.
+
+use super::{Census, index_path, key_path};
+use crate::tokens::{Tokenizer, TokenizerKind};
+use crate::{Error, ErrorKind, Map, Number, Result, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Which columns [`encode_table`] interns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intern {
+    /// None: every cell literal.
+    Never,
+    /// Those where interning saves bytes.
+    Bytes,
+    /// Those where interning saves tokens of this tokenizer.
+    Tokens(TokenizerKind),
+}
+
+/// Encodes object rows as a columnar table (see the module docs).
+///
+/// # Errors
+///
+/// [`ErrorKind::Type`] naming the first row that is not an object.
+///
+/// ```
+/// use pith::table::columnar::{decode_table, encode_table, Intern};
+/// let rows = pith::json::parse(r#"[{"id":1,"agent":"build","x":null},{"id":2,"agent":"build"},{"agent":"build","id":3,"y":true}]"#)?;
+/// let table = encode_table(rows.as_array().unwrap(), Intern::Bytes)?;
+/// assert_eq!(
+///     pith::json::to_string(&table),
+///     r#"{"cols":["id","agent","x","y"],"dict":{},"rows":[[1,"build",null],[2,"build"],[3,"build",null,true]],"absent":{"x":[2]}}"#
+/// );
+/// assert!(pith::equiv::equivalent(&decode_table(&table)?, &rows));
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn encode_table(rows: &[Value], intern: Intern) -> Result<Value> {
+    let Some(census) = Census::of(rows) else {
+        let i = rows
+            .iter()
+            .position(|r| !matches!(r, Value::Object(_)))
+            .unwrap_or(0);
+        let found = rows.get(i).map_or("nothing", Value::type_name);
+        return Err(Error::at_path(
+            ErrorKind::Type,
+            index_path("$", i),
+            format!("expected an object row, found {found}"),
+        ));
+    };
+    let ncols = census.columns.len();
+    let slot: HashMap<&str, usize> = census
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, i))
+        .collect();
+    let find = |j: usize, k: &str| -> usize {
+        match census.columns.get(j) {
+            Some(c) if *c == k => j,
+            _ => slot.get(k).copied().unwrap_or(0),
+        }
+    };
+
+    // Lay the cells out by column once.
+    let mut grid: Vec<Vec<Option<&Value>>> = Vec::with_capacity(rows.len());
+    for row in rows {
+        let Value::Object(m) = row else { continue };
+        let mut cells = vec![None; ncols];
+        for (j, (k, v)) in m.iter().enumerate() {
+            cells[find(j, k)] = Some(v);
+        }
+        grid.push(cells);
+    }
+
+    let cost = Cost::new(intern);
+    let mut dict = Map::new();
+    // Per column: the index of each distinct value's JSON text, when interned.
+    let mut interned: Vec<Option<HashMap<String, usize>>> = vec![None; ncols];
+    if intern != Intern::Never {
+        for (j, name) in census.columns.iter().enumerate() {
+            if let Some((values, index)) = interning(&grid, j, name, &cost) {
+                dict.push_unique((*name).to_owned(), Value::Array(values));
+                interned[j] = Some(index);
+            }
+        }
+    }
+
+    let mut absent: Vec<Vec<Value>> = vec![Vec::new(); ncols];
+    let mut out_rows = Vec::with_capacity(grid.len());
+    let mut scratch = Vec::new();
+    for (i, cells) in grid.iter().enumerate() {
+        let len = cells.iter().rposition(Option::is_some).map_or(0, |p| p + 1);
+        let mut row = Vec::with_capacity(len);
+        for (j, cell) in cells.iter().take(len).enumerate() {
+            row.push(match (cell, &interned[j]) {
+                (None, _) => {
+                    absent[j].push(Value::from(i));
+                    Value::Null
+                }
+                (Some(v), Some(index)) => {
+                    scratch.clear();
+                    crate::json::write_into(v, &mut scratch);
+                    let text = String::from_utf8_lossy(&scratch);
+                    Value::from(index.get(text.as_ref()).copied().unwrap_or(0))
+                }
+                (Some(v), None) => (*v).clone(),
+            });
+        }
+        out_rows.push(Value::Array(row));
+    }
+
+    let mut table = Map::with_capacity(4);
+    let cols = census
+        .columns
+        .iter()
+        .map(|c| Value::String((*c).to_owned()))
+        .collect();
+    table.push_unique("cols".to_owned(), Value::Array(cols));
+    table.push_unique("dict".to_owned(), Value::Object(dict));
+    table.push_unique("rows".to_owned(), Value::Array(out_rows));
+    if absent.iter().any(|a| !a.is_empty()) {
+        let mut by_column = Map::new();
+        for (name, rows) in census.columns.iter().zip(absent) {
+            if !rows.is_empty() {
+                by_column.push_unique((*name).to_owned(), Value::Array(rows));
+            }
+        }
+        table.push_unique("absent".to_owned(), Value::Object(by_column));
+    }
+    Ok(Value::Object(table))
+}
+
+/// Decodes a columnar table; returns an array unchanged and `null` as `[]`.
+///
+/// # Errors
+///
+/// [`ErrorKind::Type`] for anything else that is not a table, and for a
+/// table whose `cols` are not unique strings, whose `dict` entries are not
+/// arrays, whose rows are not arrays or are longer than `cols`, or whose
+/// `absent` names a column or row it does not have.
+pub fn decode_table(table: &Value) -> Result<Value> {
+    match table {
+        Value::Array(_) => Ok(table.clone()),
+        Value::Null => Ok(Value::Array(Vec::new())),
+        Value::Object(m) if super::is_columnar(m) => {
+            Ok(Value::Array(restore_table(m.clone(), "$")?))
+        }
+        other => Err(Error::at_path(
+            ErrorKind::Type,
+            "$",
+            format!(
+                "expected a table (cols, dict and rows), an array or null, found {}",
+                super::hoisted::describe(other)
+            ),
+        )),
+    }
+}
+
+/// Restores the rows of a table object that [`super::is_columnar`] accepts.
+pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
+    let field = |m: &mut Map, k: &str| m.remove(k).unwrap_or(Value::Null);
+    let cols_value = field(&mut m, "cols");
+    let dict_value = field(&mut m, "dict");
+    let rows_value = field(&mut m, "rows");
+    let absent_value = m.remove("absent");
+
+    let Value::Array(cols) = cols_value else {
+        return Err(bad(
+            &key_path(path, "cols"),
+            "an array of column names",
+            &cols_value,
+        ));
+    };
+    let mut names: Vec<String> = Vec::with_capacity(cols.len());
+    let mut seen = HashSet::with_capacity(cols.len());
+    for (i, c) in cols.into_iter().enumerate() {
+        let Value::String(s) = c else {
+            return Err(bad(
+                &index_path(&key_path(path, "cols"), i),
+                "a column name",
+                &c,
+            ));
+        };
+        if !seen.insert(s.clone()) {
+            return Err(Error::at_path(
+                ErrorKind::Type,
+                index_path(&key_path(path, "cols"), i),
+                format!("expected unique column names, found {s:?} twice"),
+            ));
+        }
+        names.push(s);
+    }
+    let Value::Object(dict) = dict_value else {
+        return Err(bad(
+            &key_path(path, "dict"),
+            "an object of interned values",
+            &dict_value,
+        ));
+    };
+    let mut tables: Vec<Option<Vec<Value>>> = vec![None; names.len()];
+    for (k, v) in dict {
+        let Value::Array(values) = v else {
+            return Err(bad(
+                &key_path(&key_path(path, "dict"), &k),
+                "an array of values",
+                &v,
+            ));
+        };
+        // Entries for columns the rows do not have are allowed, and unused.
+        if let Some(j) = names.iter().position(|n| *n == k) {
+            tables[j] = Some(values);
+        }
+    }
+    let Value::Array(rows) = rows_value else {
+        return Err(bad(
+            &key_path(path, "rows"),
+            "an array of rows",
+            &rows_value,
+        ));
+    };
+    let mut gone: HashSet<(usize, usize)> = HashSet::new();
+    if let Some(absent) = absent_value {
+        let here = key_path(path, "absent");
+        let Value::Object(by_column) = absent else {
+            return Err(bad(&here, "an object of absent rows by column", &absent));
+        };
+        for (c, list) in by_column {
+            let at = key_path(&here, &c);
+            let Some(j) = names.iter().position(|n| *n == c) else {
+                return Err(Error::at_path(
+                    ErrorKind::Type,
+                    at,
+                    format!("expected a column of cols, found {c:?}"),
+                ));
+            };
+            let Value::Array(list) = list else {
+                return Err(bad(&at, "an array of row indices", &list));
+            };
+            for (i, r) in list.iter().enumerate() {
+                let row = r
+                    .as_number()
+                    .and_then(Number::as_u64)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|n| *n < rows.len())
+                    .ok_or_else(|| bad(&index_path(&at, i), "a row index", r))?;
+                gone.insert((row, j));
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, row) in rows.into_iter().enumerate() {
+        let at = || index_path(&key_path(path, "rows"), i);
+        let Value::Array(cells) = row else {
+            return Err(bad(&at(), "a row array", &row));
+        };
+        if cells.len() > names.len() {
+            return Err(Error::at_path(
+                ErrorKind::Type,
+                at(),
+                format!(
+                    "expected at most {} cells (one per column), found {}",
+                    names.len(),
+                    cells.len()
+                ),
+            ));
+        }
+        let mut o = Map::with_capacity(cells.len());
+        for (j, cell) in cells.into_iter().enumerate() {
+            if gone.contains(&(i, j)) {
+                continue;
+            }
+            let value = match (&tables[j], &cell) {
+                (Some(values), Value::Number(n)) => n
+                    .as_u64()
+                    .filter(|_| n.is_integer())
+                    .and_then(|k| usize::try_from(k).ok())
+                    .and_then(|k| values.get(k))
+                    .cloned()
+                    .unwrap_or(cell),
+                _ => cell,
+            };
+            o.push_unique(names[j].clone(), value);
+        }
+        out.push(Value::Object(o));
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------
+
+/// The cost of a piece of JSON text, in the unit interning is decided by.
+struct Cost {
+    tokenizer: Option<&'static Tokenizer>,
+}
+
+impl Cost {
+    fn new(intern: Intern) -> Cost {
+        Cost {
+            tokenizer: match intern {
+                Intern::Tokens(kind) => Some(Tokenizer::get(kind)),
+                Intern::Never | Intern::Bytes => None,
+            },
+        }
+    }
+
+    /// The cost of `text` followed by a comma, as a cell in an array.
+    fn cell(&self, text: &str) -> usize {
+        match self.tokenizer {
+            Some(t) => {
+                let mut s = String::with_capacity(text.len() + 1);
+                s.push_str(text);
+                s.push(',');
+                t.count(&s)
+            }
+            None => text.len() + 1,
+        }
+    }
+}
+
+/// The dict entry and value index of column `j`, when interning it saves.
+fn interning(
+    grid: &[Vec<Option<&Value>>],
+    j: usize,
+    name: &str,
+    cost: &Cost,
+) -> Option<(Vec<Value>, HashMap<String, usize>)> {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut distinct: Vec<(&Value, usize)> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    let mut present = 0usize;
+    let mut scratch = Vec::new();
+    for cells in grid {
+        let Some(v) = cells.get(j).copied().flatten() else {
+            continue;
+        };
+        present += 1;
+        scratch.clear();
+        crate::json::write_into(v, &mut scratch);
+        let text = String::from_utf8_lossy(&scratch);
+        if let Some(&d) = index.get(text.as_ref()) {
+            distinct[d].1 += 1;
+        } else {
+            index.insert(text.to_string(), distinct.len());
+            texts.push(text.into_owned());
+            distinct.push((v, 1));
+        }
+    }
+    if distinct.len() == present {
+        return None;
+    }
+    let mut literal = 0usize;
+    let mut interned = cost.cell(&format!("{:?}:[]", name));
+    let mut buf = itoa::Buffer::new();
+    for (d, ((_, count), text)) in distinct.iter().zip(&texts).enumerate() {
+        let c = cost.cell(text);
+        literal += c * count;
+        interned += c + cost.cell(buf.format(d)) * count;
+    }
+    (interned < literal).then(|| {
+        (
+            distinct.into_iter().map(|(v, _)| v.clone()).collect(),
+            index,
+        )
+    })
+}
+
+fn bad(path: &str, expected: &str, found: &Value) -> Error {
+    Error::at_path(
+        ErrorKind::Type,
+        path,
+        format!(
+            "expected {expected}, found {}",
+            super::hoisted::describe(found)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn j(s: &str) -> Value {
+        crate::json::parse(s).unwrap()
+    }
+
+    /// The seed's reference decoder, transcribed: `undefined` (a short row)
+    /// drops the key, as `JSON.stringify` does.
+    fn seed_decode(t: &Value) -> Value {
+        let cols = t.get("cols").unwrap().as_array().unwrap();
+        let empty = Map::new();
+        let dict = t.get("dict").and_then(Value::as_object).unwrap_or(&empty);
+        let rows = t.get("rows").unwrap().as_array().unwrap();
+        Value::Array(
+            rows.iter()
+                .map(|row| {
+                    let row = row.as_array().unwrap();
+                    let mut o = Map::new();
+                    for (i, c) in cols.iter().enumerate() {
+                        let c = c.as_str().unwrap();
+                        let Some(v) = row.get(i) else { continue };
+                        let v = match (dict.get(c).and_then(Value::as_array), v) {
+                            (Some(d), Value::Number(n)) => n
+                                .as_u64()
+                                .and_then(|k| d.get(k as usize))
+                                .cloned()
+                                .unwrap_or_else(|| v.clone()),
+                            _ => v.clone(),
+                        };
+                        o.insert(c, v);
+                    }
+                    Value::Object(o)
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn seed_example_decodes() {
+        let t = j(r#"{"cols":["id","title","agent","model"],
+            "dict":{"agent":["build","executor-gpt"],"model":[{"id":"claude-opus","provider":"anthropic"}]},
+            "rows":[["ses_a1","Fix retry bug",0,0],["ses_b2","Cost audit",1,0]]}"#);
+        let want = j(
+            r#"[{"id":"ses_a1","title":"Fix retry bug","agent":"build","model":{"id":"claude-opus","provider":"anthropic"}},
+            {"id":"ses_b2","title":"Cost audit","agent":"executor-gpt","model":{"id":"claude-opus","provider":"anthropic"}}]"#,
+        );
+        assert_eq!(decode_table(&t).unwrap(), want);
+        assert_eq!(seed_decode(&t), want);
+    }
+
+    #[test]
+    fn lenient_behaviours() {
+        let plain = j(r#"[{"a":1}]"#);
+        assert_eq!(decode_table(&plain).unwrap(), plain);
+        assert_eq!(decode_table(&Value::Null).unwrap(), j("[]"));
+        let t = j(r#"{"cols":["a"],"dict":{"a":["x"]},"rows":[[0],[1],[0.5],[-1],["s"],[null]]}"#);
+        assert_eq!(
+            decode_table(&t).unwrap(),
+            j(r#"[{"a":"x"},{"a":1},{"a":0.5},{"a":-1},{"a":"s"},{"a":null}]"#)
+        );
+    }
+
+    #[test]
+    fn interning_writes_indices_only_where_it_saves() {
+        let rows: Vec<Value> = (0..20)
+            .map(|i| {
+                j(&format!(
+                    r#"{{"id":{i},"dir":"/projects/application/src","n":{}}}"#,
+                    i % 3
+                ))
+            })
+            .collect();
+        for intern in [Intern::Bytes, Intern::Tokens(TokenizerKind::O200k)] {
+            let t = encode_table(&rows, intern).unwrap();
+            let dict = t.get("dict").unwrap().as_object().unwrap();
+            assert_eq!(dict.keys().collect::<Vec<_>>(), ["dir"], "{intern:?}");
+            assert_eq!(decode_table(&t).unwrap(), Value::Array(rows.clone()));
+            assert_eq!(seed_decode(&t), Value::Array(rows.clone()));
+        }
+        let t = encode_table(&rows, Intern::Never).unwrap();
+        assert!(t.get("dict").unwrap().as_object().unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_seed_decoder_reads_the_extension() {
+        let rows = j(r#"[{"a":1,"b":null,"c":2},{"c":3},{"a":4},{"d":[],"a":{}}]"#);
+        let t = encode_table(rows.as_array().unwrap(), Intern::Bytes).unwrap();
+        assert!(crate::equiv::equivalent(&rows, &decode_table(&t).unwrap()));
+        // The seed's decoder sees everything but the absent cells before a
+        // row's last present one, which it reads as null.
+        assert_eq!(
+            seed_decode(&t),
+            j(
+                r#"[{"a":1,"b":null,"c":2},{"a":null,"b":null,"c":3},{"a":4},{"a":{},"b":null,"c":null,"d":[]}]"#
+            )
+        );
+    }
+
+    #[test]
+    fn malformed_tables_are_refused() {
+        for (text, msg) in [
+            (
+                r#"{"cols":"a","dict":{},"rows":[]}"#,
+                "at $.cols: expected an array of column names, found string \"a\"",
+            ),
+            (
+                r#"{"cols":["a","a"],"dict":{},"rows":[]}"#,
+                "at $.cols[1]: expected unique column names, found \"a\" twice",
+            ),
+            (
+                r#"{"cols":["a"],"dict":{"a":1},"rows":[]}"#,
+                "at $.dict.a: expected an array of values, found number 1",
+            ),
+            (
+                r#"{"cols":["a"],"dict":{},"rows":[[1,2]]}"#,
+                "at $.rows[0]: expected at most 1 cells (one per column), found 2",
+            ),
+            (
+                r#"{"cols":["a"],"dict":{},"rows":[{}]}"#,
+                "at $.rows[0]: expected a row array, found object",
+            ),
+            (
+                r#"{"cols":["a"],"dict":{},"rows":[[1]],"absent":{"b":[0]}}"#,
+                "at $.absent.b: expected a column of cols, found \"b\"",
+            ),
+            (
+                r#"{"cols":["a"],"dict":{},"rows":[[1]],"absent":{"a":[1]}}"#,
+                "at $.absent.a[0]: expected a row index, found number 1",
+            ),
+            (
+                r#"{"cols":["a"],"rows":[]}"#,
+                "at $: expected a table (cols, dict and rows), an array or null, found object",
+            ),
+        ] {
+            let err = decode_table(&j(text)).unwrap_err();
+            assert_eq!(err.to_string(), msg, "{text}");
+        }
+    }
+}
