@@ -1,172 +1,351 @@
-//! What compact JSON would cost, without writing it: its exact length in
-//! bytes, and a floor under its token count.
+//! One pass over a value that tells `auto` what it needs before choosing:
+//! whether the value holds look-alikes (objects the restorer would take for
+//! tables), whether any collection is worth planning, and what compact JSON
+//! would cost — without writing the JSON.
 //!
-//! `auto` must never emit more than compact JSON. When the TOON candidate's
-//! exact count is already at or below the floor, JSON cannot win and is
-//! neither written nor tokenized, which is what keeps `--select tokens` a
-//! small multiple of plain encoding on large documents.
+//! # What JSON costs, without writing it
 //!
-//! # Why the floor holds
+//! For bytes, a floor: every byte of compact JSON but the digits of numbers
+//! (counted as one) and string escapes (counted as none).
 //!
-//! o200k_base and cl100k_base first cut text into pieces with a pattern and
-//! encode each piece into one or more tokens, so tokens ≥ pieces. In both
-//! patterns a piece that holds a letter is an optional single non-letter,
-//! non-digit character followed by letters (plus, in o200k, a contraction
-//! such as `'s`, and in cl100k contractions are pieces of their own); a
-//! piece that holds a digit holds one to three digits and nothing else; the
-//! other pieces hold neither. So a maximal run of ASCII letters lies in
-//! pieces that hold no other run's letters, provided that no `'` touches it
-//! (a contraction could join it to a neighbour) and no non-ASCII character
-//! touches it (that could be a letter or a mark continuing it); and a run of
-//! ASCII digits untouched by non-ASCII characters takes at least
-//! `ceil(len / 3)` pieces of its own. JSON escapes only put `\` and more
-//! letters or digits between runs, never join two, so counting the runs in
-//! the raw strings, keys and numbers undercounts those of the JSON text.
+//! For tokens, a floor that holds for o200k_base and cl100k_base alike. Both
+//! cut text into pieces with a pattern and encode each piece into one or
+//! more tokens, so tokens ≥ pieces. In both patterns a piece holding a
+//! letter is an optional single character that is neither letter nor digit
+//! followed by letters (o200k may add a contraction such as `'s`; cl100k
+//! makes contractions pieces of their own); a piece holding a digit holds
+//! one to three digits and nothing else; a piece of punctuation holds an
+//! optional space and characters that are neither letters, digits nor white
+//! space. So in the JSON text, classify characters as ASCII letters, ASCII
+//! digits, ASCII punctuation, space, and *joiners* — `'`, non-ASCII bytes
+//! and control characters, which may continue a letter run, join pieces, or
+//! turn into escapes — and count, over maximal runs that touch no joiner:
+//!
+//! * a run of letters: at least one piece of its own;
+//! * a run of `n` digits: at least `ceil(n / 3)` pieces of their own;
+//! * a run of punctuation: at least one piece of its own when it has two or
+//!   more characters, or is not followed by a letter (a single character
+//!   before a letter may be taken into the letter's piece).
+//!
+//! No piece holds parts of two such runs, so their sum is a floor. The text
+//! is never written: structural characters are fed as they would be
+//! written, keys and strings from their bytes, and each number and literal
+//! as a single digit or letter (fewer runs than its text has, never more).
 
+use crate::table::{self, Shape};
 use crate::{Map, Value};
 
-/// The exact byte length of `crate::json::to_string(value)`.
-pub(crate) fn json_len(value: &Value) -> usize {
-    let mut scratch = Vec::new();
-    let mut total = 0usize;
-    let mut stack: Vec<&Value> = vec![value];
-    while let Some(v) = stack.pop() {
-        total += match v {
-            Value::Null => 4,
-            Value::Bool(true) => 4,
-            Value::Bool(false) => 5,
-            Value::Number(n) => {
-                scratch.clear();
-                n.write_to(&mut scratch);
-                scratch.len()
+/// Which size of compact JSON [`survey`] works out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Size {
+    /// None.
+    Skip,
+    /// A floor under its length in bytes.
+    Bytes,
+    /// A floor under its o200k_base and cl100k_base token count.
+    TokenFloor,
+}
+
+/// What one pass over a value finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Survey {
+    /// Whether some object is shaped like a table the restorer reads.
+    pub look_alike: bool,
+    /// Whether some member holds two or more object rows that TOON does not
+    /// write as a table: only then can planning change anything.
+    pub candidates: bool,
+    /// The size asked for (meaningless when `look_alike`).
+    pub json: usize,
+}
+
+/// Surveys `value`, not looking below `max_depth` levels (the writers
+/// refuse such values themselves); stops at the first look-alike.
+pub(crate) fn survey(value: &Value, size: Size, max_depth: usize) -> Survey {
+    let mut s = Surveyor {
+        size,
+        bytes: 0,
+        runs: Runs::default(),
+        look_alike: false,
+        candidates: false,
+        max_depth,
+    };
+    s.value(value, 0);
+    s.runs.finish();
+    Survey {
+        look_alike: s.look_alike,
+        candidates: s.candidates,
+        json: match size {
+            Size::Skip => 0,
+            Size::Bytes => s.bytes,
+            Size::TokenFloor => s.runs.total,
+        },
+    }
+}
+
+struct Surveyor {
+    size: Size,
+    bytes: usize,
+    runs: Runs,
+    look_alike: bool,
+    candidates: bool,
+    max_depth: usize,
+}
+
+impl Surveyor {
+    fn value(&mut self, v: &Value, level: usize) {
+        match v {
+            Value::Object(m) => self.object(m, level),
+            Value::Array(a) => self.array(a, level, false),
+            Value::String(s) => self.string(s),
+            Value::Number(_) => match self.size {
+                Size::Bytes => self.bytes += 1,
+                Size::TokenFloor => self.runs.push(Class::Digit),
+                Size::Skip => {}
+            },
+            Value::Bool(b) => match self.size {
+                Size::Bytes => self.bytes += if *b { 4 } else { 5 },
+                Size::TokenFloor => self.runs.push(Class::Letter),
+                Size::Skip => {}
+            },
+            Value::Null => match self.size {
+                Size::Bytes => self.bytes += 4,
+                Size::TokenFloor => self.runs.push(Class::Letter),
+                Size::Skip => {}
+            },
+        }
+    }
+
+    fn object(&mut self, m: &Map, level: usize) {
+        if level >= self.max_depth || self.look_alike {
+            return;
+        }
+        if table::is_columnar(m) || table::hoisted_pairs(m).next().is_some() {
+            self.look_alike = true;
+            return;
+        }
+        self.punct(b'{');
+        for (i, (k, v)) in m.iter().enumerate() {
+            if i > 0 {
+                self.punct(b',');
             }
-            Value::String(s) => string_len(s),
-            Value::Array(a) => {
-                stack.extend(a.iter());
-                2 + a.len().saturating_sub(1)
+            self.string(k);
+            self.punct(b':');
+            match v {
+                Value::Array(a) => self.array(a, level + 1, true),
+                _ => self.value(v, level + 1),
             }
-            Value::Object(m) => {
-                stack.extend(m.values());
-                2 + m.len().saturating_sub(1) + keys_len(m)
-            }
+        }
+        self.punct(b'}');
+    }
+
+    /// `member` says the array is an object's member, where a collection
+    /// could be hoisted.
+    fn array(&mut self, a: &[Value], level: usize, member: bool) {
+        if level >= self.max_depth || self.look_alike {
+            return;
+        }
+        // Rows of a possible collection are checked against the first row's
+        // shape just before they are walked, while they are in cache.
+        let first = match a.first() {
+            Some(Value::Object(o)) if member && a.len() >= 2 && !self.candidates => Some(o),
+            _ => None,
         };
-    }
-    total
-}
-
-/// A number of tokens that compact JSON of `value` has at least, for
-/// o200k_base and cl100k_base (see the module docs).
-pub(crate) fn json_token_floor(value: &Value) -> usize {
-    let mut scratch = Vec::new();
-    let mut total = 0usize;
-    let mut stack: Vec<&Value> = vec![value];
-    while let Some(v) = stack.pop() {
-        total += match v {
-            Value::Null | Value::Bool(_) => 1,
-            Value::Number(n) => {
-                scratch.clear();
-                n.write_to(&mut scratch);
-                runs(&scratch)
+        let shape =
+            first.and_then(|o| Shape::of(o, true, self.max_depth.saturating_sub(level + 1)));
+        if first.is_some() && shape.is_none() {
+            self.candidates = a.iter().all(|r| matches!(r, Value::Object(_)));
+        }
+        let mut tabular = shape.is_some();
+        self.punct(b'[');
+        for (i, v) in a.iter().enumerate() {
+            if i > 0 {
+                self.punct(b',');
             }
-            Value::String(s) => runs(s.as_bytes()),
-            Value::Array(a) => {
-                stack.extend(a.iter());
-                0
+            if tabular && let Some(shape) = &shape {
+                tabular = matches!(v, Value::Object(o) if shape.matches(o));
+                if !tabular {
+                    self.candidates = a.iter().all(|r| matches!(r, Value::Object(_)));
+                }
             }
-            Value::Object(m) => {
-                stack.extend(m.values());
-                m.keys().map(|k| runs(k.as_bytes())).sum()
+            self.value(v, level + 1);
+        }
+        self.punct(b']');
+    }
+
+    fn string(&mut self, s: &str) {
+        match self.size {
+            Size::Skip => {}
+            Size::Bytes => self.bytes += s.len() + 2,
+            Size::TokenFloor => {
+                self.runs.push(Class::Punct);
+                for &b in s.as_bytes() {
+                    self.runs.push(CLASS[usize::from(b)]);
+                }
+                self.runs.push(Class::Punct);
             }
-        };
+        }
     }
-    total
-}
 
-fn keys_len(m: &Map) -> usize {
-    m.keys().map(|k| string_len(k) + 1).sum()
-}
-
-/// Bytes of `s` as a quoted JSON string.
-fn string_len(s: &str) -> usize {
-    let extra: usize = s
-        .bytes()
-        .map(|b| match b {
-            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
-            0..=0x1f => 5,
-            _ => 0,
-        })
-        .sum();
-    s.len() + 2 + extra
-}
-
-/// Pieces that the runs of ASCII letters and digits in `b` take at least,
-/// when `b` stands between characters that touch no run (JSON's quotes
-/// and punctuation).
-fn runs(b: &[u8]) -> usize {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Class {
-        Letter,
-        Digit,
-        /// `'` and non-ASCII bytes: may join what they touch.
-        Joiner,
-        Other,
+    /// A structural character: a brace, bracket, comma or colon.
+    #[inline]
+    fn punct(&mut self, _: u8) {
+        match self.size {
+            Size::Bytes => self.bytes += 1,
+            Size::TokenFloor => self.runs.push(Class::Punct),
+            Size::Skip => {}
+        }
     }
-    fn class(c: u8) -> Class {
-        match c {
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Letter,
+    Digit,
+    Punct,
+    Space,
+    Joiner,
+}
+
+/// The class of each byte as it stands in a JSON string's content.
+static CLASS: [Class; 256] = {
+    let mut t = [Class::Joiner; 256];
+    let mut b = 0x20;
+    while b < 0x80 {
+        t[b] = match b as u8 {
             b'a'..=b'z' | b'A'..=b'Z' => Class::Letter,
             b'0'..=b'9' => Class::Digit,
-            b'\'' | 0x80..=0xff => Class::Joiner,
-            _ => Class::Other,
+            b' ' => Class::Space,
+            b'\'' => Class::Joiner,
+            _ => Class::Punct,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Counts the pieces that runs take at least (see the module docs).
+struct Runs {
+    /// The class of the current run, and its length.
+    class: Class,
+    len: usize,
+    /// Whether the character before the current run is a joiner.
+    after_joiner: bool,
+    total: usize,
+}
+
+impl Default for Runs {
+    fn default() -> Runs {
+        Runs {
+            class: Class::Space,
+            len: 0,
+            after_joiner: false,
+            total: 0,
         }
     }
-    let mut total = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let c = class(b[i]);
-        if c != Class::Letter && c != Class::Digit {
-            i += 1;
-            continue;
+}
+
+impl Runs {
+    #[inline]
+    fn push(&mut self, c: Class) {
+        if c == self.class {
+            self.len += 1;
+            return;
         }
-        let start = i;
-        while i < b.len() && class(b[i]) == c {
-            i += 1;
+        self.end(c);
+        self.after_joiner = self.class == Class::Joiner;
+        self.class = c;
+        self.len = 1;
+    }
+
+    /// Ends the current run before a character of class `next`.
+    #[inline]
+    fn end(&mut self, next: Class) {
+        if self.after_joiner || next == Class::Joiner {
+            return;
         }
-        let before = start.checked_sub(1).map(|p| class(b[p]));
-        let after = b.get(i).map(|&x| class(x));
-        if before == Some(Class::Joiner) || after == Some(Class::Joiner) {
-            continue;
-        }
-        total += match c {
+        self.total += match self.class {
             Class::Letter => 1,
-            _ => (i - start).div_ceil(3),
+            Class::Digit => self.len.div_ceil(3),
+            Class::Punct => usize::from(self.len >= 2 || next != Class::Letter),
+            Class::Space | Class::Joiner => 0,
         };
     }
-    total
+
+    fn finish(&mut self) {
+        self.end(Class::Space);
+        self.class = Class::Space;
+        self.len = 0;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn floor(text: &str) -> usize {
+        survey(&crate::json::parse(text).unwrap(), Size::TokenFloor, 256).json
+    }
+
+    fn bytes(text: &str) -> usize {
+        survey(&crate::json::parse(text).unwrap(), Size::Bytes, 256).json
+    }
+
     #[test]
-    fn lengths_are_exact() {
+    fn floors_stay_under_the_truth() {
+        let o200k = crate::tokens::Tokenizer::get(crate::tokens::TokenizerKind::O200k);
+        let cl100k = crate::tokens::Tokenizer::get(crate::tokens::TokenizerKind::Cl100k);
         for text in [
-            r#"{"a":[1,-2.5e-7,"x\"\\\n\u0001é"],"b":{},"c":[],"":null,"t":true,"f":false}"#,
-            r#""plain""#,
-            "1e+400",
+            r#"{"id":1,"name":"Elru","price":956.02,"active":false,"createdAt":"2025-04-16T00:09:46Z","status":"suspended"}"#,
+            r#"[{"a":"don't","b":"café au lait","c":"x\ny","d":""},{"":null,"_":[[]],"'s":"'s"}]"#,
+            r#"{"k":"a,b","l":",","m":"-","n":"1e5","o":-1.5e-7,"p":[true,false,null]}"#,
+            r#""a  b  ,, c""#,
+            "[]",
+            "12345678",
         ] {
             let v = crate::json::parse(text).unwrap();
-            assert_eq!(json_len(&v), crate::json::to_string(&v).len(), "{text}");
+            let compact = crate::json::to_string(&v);
+            let f = floor(text);
+            assert!(
+                f <= o200k.count(&compact),
+                "{text}: {f} > {}",
+                o200k.count(&compact)
+            );
+            assert!(
+                f <= cl100k.count(&compact),
+                "{text}: {f} > {}",
+                cl100k.count(&compact)
+            );
+            assert!(bytes(text) <= compact.len(), "{text}");
         }
+        // Tight where it matters: a flat row.
+        let row = r#"{"id":1,"name":"Elru","price":956.02,"active":false,"createdAt":"2025-04-16T00:09:46Z","status":"suspended"}"#;
+        assert!(
+            floor(row) * 10 >= o200k.count(row) * 8,
+            "{} vs {}",
+            floor(row),
+            o200k.count(row)
+        );
     }
 
     #[test]
     fn runs_skip_joined_ones() {
-        assert_eq!(runs(b"hello world"), 2);
-        assert_eq!(runs(b"don't"), 0);
-        assert_eq!(runs("caf\u{e9} au lait".as_bytes()), 2);
-        assert_eq!(runs(b"1234567"), 3);
-        assert_eq!(runs(b"abc123def"), 3);
-        assert_eq!(runs(b"2025-01-01T00:00:00Z"), 9);
+        // The opening quote goes into the first word's piece.
+        assert_eq!(floor(r#""hello world""#), 3);
+        assert_eq!(floor(r#""don't""#), 1);
+        assert_eq!(floor("\"caf\u{e9} au lait\""), 3);
+        assert_eq!(floor(r#""1234567""#), 5);
+    }
+
+    #[test]
+    fn look_alikes_and_candidates() {
+        let s = |t: &str| survey(&crate::json::parse(t).unwrap(), Size::Skip, 256);
+        assert!(s(r#"[{"x":{"cols":1,"dict":2,"rows":3}}]"#).look_alike);
+        assert!(s(r#"{"a":[],"a_encoding":{"json_columns":[]}}"#).look_alike);
+        assert!(!s(r#"{"a":[],"a_encoding":"mine"}"#).look_alike);
+        assert!(!s(r#"{"rows":[{"a":1},{"a":2}]}"#).candidates);
+        assert!(s(r#"{"rows":[{"a":1},{"a":[2]}]}"#).candidates);
+        assert!(s(r#"{"rows":[{"a":1},{"b":2}]}"#).candidates);
+        assert!(!s(r#"[{"a":1},{"b":2}]"#).candidates);
+        assert!(s(r#"[{"x":{"rows":[{"a":[1]},{"a":[2]}]}}]"#).candidates);
     }
 }

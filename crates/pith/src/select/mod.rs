@@ -61,7 +61,9 @@
 
 mod bound;
 mod plan;
+mod text;
 
+use self::bound::Size;
 use self::plan::{Mode, Planner};
 use crate::table::columnar::{self, Intern};
 use crate::table::{self as tables, Census, hoisted, index_path, key_path};
@@ -271,14 +273,14 @@ impl Encoded {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
-    if value.depth() > opts.toon.max_depth {
-        // The TOON writer names the first container too deep.
-        crate::toon::encode_into(value, &opts.toon, &mut Vec::new())?;
+    let toon4 = toon4(&opts.toon);
+    if opts.form == Form::Auto {
+        return auto(value, opts, &toon4);
     }
-    if needs_wrapper(value) {
+    let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
+    if survey.look_alike || matches!(value, Value::Object(m) if is_wrapper(m)) {
         return wrapped(value, opts);
     }
-    let toon4 = toon4(&opts.toon);
     match opts.form {
         Form::Json => Ok(json_doc(value, Vec::new())),
         Form::Toon => toon_doc(value, &opts.toon, Vec::new()),
@@ -451,30 +453,6 @@ fn is_wrapper(m: &Map) -> bool {
     m.len() == 2 && m.contains_key(WRAPPER_TAG) && m.contains_key(WRAPPER_VALUE)
 }
 
-/// Whether `value` must be wrapped: its root is wrapper-shaped, or it holds
-/// an object the restorer would touch.
-fn needs_wrapper(value: &Value) -> bool {
-    if let Value::Object(m) = value
-        && is_wrapper(m)
-    {
-        return true;
-    }
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(a) => stack.extend(a.iter()),
-            Value::Object(m) => {
-                if tables::is_columnar(m) || tables::hoisted_pairs(m).next().is_some() {
-                    return true;
-                }
-                stack.extend(m.values());
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
 fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
     let mut m = Map::with_capacity(2);
     m.push_unique(WRAPPER_TAG.to_owned(), Value::from(opts.form.name()));
@@ -534,27 +512,51 @@ fn cost(text: &str, metric: Metric) -> usize {
     }
 }
 
+/// `auto`: plain TOON; planned TOON when a collection is worth planning;
+/// compact JSON unless a floor under its cost already rules it out.
 fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
-    let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
-    let planned = planner.run(value)?;
-    let mut best = toon_doc(planned.as_ref().unwrap_or(value), toon4, planner.choices)?;
+    if matches!(value, Value::Object(m) if is_wrapper(m)) {
+        return wrapped(value, opts);
+    }
+    let mut best = toon_doc(value, toon4, Vec::new())?;
+    // A plain document's text answers for itself; otherwise the value is surveyed.
+    let delimiter = toon4.delimiter.as_byte();
+    let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
+    let survey = match text::survey_text(&best.text, toon4.indent, delimiter, exact) {
+        Some(floors) => bound::Survey {
+            look_alike: false,
+            candidates: false,
+            json: if exact { floors.tokens } else { floors.bytes },
+        },
+        None => {
+            let size = match opts.metric {
+                Metric::Tokens(kind) if kind.is_exact() => Size::TokenFloor,
+                _ => Size::Bytes,
+            };
+            bound::survey(value, size, opts.toon.max_depth)
+        }
+    };
+    if survey.look_alike {
+        return wrapped(value, opts);
+    }
     let mut best_cost = cost(&best.text, opts.metric);
-    if planned.is_some() {
-        let plain = toon_doc(value, toon4, Vec::new())?;
-        let plain_cost = cost(&plain.text, opts.metric);
-        if (plain_cost, plain.text.len()) <= (best_cost, best.text.len()) {
-            best = plain;
-            best_cost = plain_cost;
+    if survey.candidates {
+        let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
+        if let Some(planned) = planner.run(value)? {
+            let doc = toon_doc(&planned, toon4, planner.choices)?;
+            let c = cost(&doc.text, opts.metric);
+            if (c, doc.text.len()) < (best_cost, best.text.len()) {
+                best = doc;
+                best_cost = c;
+            }
         }
     }
-    // Compact JSON, measured without writing it where that settles it.
-    let json_bytes = bound::json_len(value);
     let json_floor = match opts.metric {
-        Metric::Bytes => json_bytes,
-        Metric::Tokens(kind) if kind.is_exact() => bound::json_token_floor(value),
-        Metric::Tokens(_) => json_bytes.div_ceil(4),
+        Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),
+        _ => survey.json,
     };
-    if json_floor > best_cost || (json_floor == best_cost && json_bytes > best.text.len()) {
+    if json_floor > best_cost {
+        // JSON costs more for certain: neither written nor counted.
         return Ok(best);
     }
     let json = json_doc(value, Vec::new());

@@ -15,7 +15,7 @@
 
 use super::{Choice, Metric, TableForm};
 use crate::table::hoisted::{self, ENCODING_SUFFIX};
-use crate::table::{Census, key_path, toon_tabular};
+use crate::table::{Census, push_key, toon_tabular};
 use crate::tokens::Tokenizer;
 use crate::toon::EncodeOptions;
 use crate::{Map, Result, Value};
@@ -29,6 +29,41 @@ pub(crate) enum Mode {
     Compact,
     /// Each takes the cheapest of TOON, the seed's form and the compact form.
     Best,
+}
+
+/// Where a value is, built on the stack and written out only for a choice.
+enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl Path<'_> {
+    fn render(&self) -> String {
+        let mut steps = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                Path::Root => break,
+                Path::Key(up, _) | Path::Index(up, _) => {
+                    steps.push(at);
+                    at = up;
+                }
+            }
+        }
+        let mut out = String::new();
+        for step in steps.into_iter().rev() {
+            match step {
+                Path::Key(_, k) => push_key(&mut out, k),
+                Path::Index(_, i) => out.push_str(&format!("[{i}]")),
+                Path::Root => {}
+            }
+        }
+        if out.is_empty() {
+            out.push('$');
+        }
+        out
+    }
 }
 
 /// What a member becomes.
@@ -66,7 +101,7 @@ impl<'o> Planner<'o> {
     /// The planned document, or `None` when it is `root` unchanged.
     pub fn run(&mut self, root: &Value) -> Result<Option<Value>> {
         let indent = usize::from(matches!(root, Value::Array(_)));
-        self.value(root, indent, "", 0)
+        self.value(root, indent, &Path::Root, 0)
     }
 
     /// `indent` is where `v`'s members or items go.
@@ -74,7 +109,7 @@ impl<'o> Planner<'o> {
         &mut self,
         v: &Value,
         indent: usize,
-        path: &str,
+        path: &Path,
         level: usize,
     ) -> Result<Option<Value>> {
         if level >= self.toon.max_depth {
@@ -84,10 +119,18 @@ impl<'o> Planner<'o> {
         match v {
             Value::Object(m) => self.object(m, indent, path, level),
             Value::Array(a) => {
+                if self.tabular(a, level) {
+                    // Rows of primitives and field groups hold no collection.
+                    return Ok(None);
+                }
                 let mut out: Option<Vec<Value>> = None;
                 for (i, item) in a.iter().enumerate() {
-                    let here = format!("{path}[{i}]");
-                    match self.value(item, indent + 1, &here, level + 1)? {
+                    let planned = if item.is_primitive() {
+                        None
+                    } else {
+                        self.value(item, indent + 1, &Path::Index(path, i), level + 1)?
+                    };
+                    match planned {
                         Some(new) => out.get_or_insert_with(|| a[..i].to_vec()).push(new),
                         None => {
                             if let Some(out) = &mut out {
@@ -106,18 +149,25 @@ impl<'o> Planner<'o> {
         &mut self,
         m: &Map,
         indent: usize,
-        path: &str,
+        path: &Path,
         level: usize,
     ) -> Result<Option<Value>> {
         let mut out: Option<Map> = None;
         for (i, (k, child)) in m.iter().enumerate() {
-            let here = key_path(path, k);
-            let planned = self.value(child, indent + 1, &here, level + 1)?;
+            let here = Path::Key(path, k);
             let member = match child {
-                Value::Array(rows) if self.candidate(m, k, rows, level + 1) => {
-                    self.collection(k, rows, planned, indent, &here)?
+                Value::Array(rows) => {
+                    let planned = self.value(child, indent + 1, &here, level + 1)?;
+                    if self.candidate(m, k, rows, level + 1) {
+                        self.collection(k, rows, planned, indent, &here)?
+                    } else {
+                        Member::Keep(planned)
+                    }
                 }
-                _ => Member::Keep(planned),
+                Value::Object(_) => {
+                    Member::Keep(self.value(child, indent + 1, &here, level + 1)?)
+                }
+                _ => Member::Keep(None),
             };
             let start = |out: &mut Option<Map>| -> Map {
                 out.take().unwrap_or_else(|| {
@@ -150,16 +200,19 @@ impl<'o> Planner<'o> {
         Ok(out.map(Value::Object))
     }
 
+    /// Whether TOON writes `rows`, an array at nesting `level`, as a table.
+    fn tabular(&self, rows: &[Value], level: usize) -> bool {
+        matches!(rows.first(), Some(Value::Object(_)))
+            && toon_tabular(rows, self.toon.max_depth.saturating_sub(level + 1))
+    }
+
     /// Whether member `k` of `m`, holding `rows` at nesting `level`, is a
     /// candidate for a key-hoisted table.
     fn candidate(&self, m: &Map, k: &str, rows: &[Value], level: usize) -> bool {
         if rows.len() < 2 || !rows.iter().all(|r| matches!(r, Value::Object(_))) {
             return false;
         }
-        if m.contains_key(&format!("{k}{ENCODING_SUFFIX}")) {
-            return false;
-        }
-        if toon_tabular(rows, self.toon.max_depth.saturating_sub(level + 1)) {
+        if m.contains_key(&format!("{k}{ENCODING_SUFFIX}")) || self.tabular(rows, level) {
             return false;
         }
         Census::of(rows).is_some_and(|c| !c.columns.is_empty() && c.dense_enough(rows.len()))
@@ -171,7 +224,7 @@ impl<'o> Planner<'o> {
         rows: &[Value],
         planned: Option<Value>,
         indent: usize,
-        path: &str,
+        path: &Path,
     ) -> Result<Member> {
         let table = |form: TableForm| -> Result<(Value, Value)> {
             let t = match form {
@@ -208,7 +261,7 @@ impl<'o> Planner<'o> {
             }
         };
         self.choices.push(Choice {
-            path: path.to_owned(),
+            path: path.render(),
             form,
         });
         Ok(Member::Hoist(cells, meta))

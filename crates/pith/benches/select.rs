@@ -1,0 +1,165 @@
+//! What choosing costs: `auto` against plain TOON encoding, in one process.
+//!
+//! For each generated dataset the benchmark times, round-robin so that drift
+//! on a shared machine hits every contestant alike, value → text:
+//!
+//! * `pith::toon::encode` (plain TOON, the yardstick);
+//! * `pith::select::encode` with `auto` and `--select bytes`;
+//! * `pith::select::encode` with `auto` and `--select tokens` (o200k);
+//! * on the nested file also `hoisted-compact`, for scale.
+//!
+//! Medians are reported, with ratios to plain TOON. Targets, on
+//! gen-flat-50k: `--select bytes` at most 2x plain TOON, `--select tokens`
+//! at most 5x.
+//!
+//! Run: `cargo bench -p pith --bench select` (add `-- --runs N` to change the
+//! number of timed runs; `-- --check` exits non-zero when a target is missed).
+
+use pith::select::{Form, Metric, Options};
+use pith::tokens::TokenizerKind;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+struct Contestant<'a> {
+    name: &'static str,
+    run: Box<dyn FnMut() + 'a>,
+    times: Vec<Duration>,
+}
+
+fn main() {
+    let mut runs = 15;
+    let mut check = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N"),
+            "--check" => check = true,
+            _ => {} // cargo passes --bench
+        }
+    }
+    let mut missed = Vec::new();
+    for file in ["gen-flat-50k.json", "gen-nested-10k.json"] {
+        missed.extend(bench_file(file, runs));
+    }
+    if missed.is_empty() {
+        println!("\nall targets met");
+    } else {
+        println!("\ntargets missed:");
+        for m in &missed {
+            println!("  {m}");
+        }
+        if check {
+            std::process::exit(1);
+        }
+    }
+}
+
+fn datasets() -> PathBuf {
+    match std::env::var_os("PITH_DATASETS") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
+    }
+}
+
+fn bench_file(file: &str, runs: usize) -> Vec<String> {
+    let path = datasets().join("generated").join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set PITH_DATASETS)", path.display()));
+    let value = pith::json::parse(&text).expect("dataset parses");
+    let toon = pith::toon::EncodeOptions::default();
+    let opts = |form, metric| Options {
+        form,
+        metric,
+        toon: toon.clone(),
+    };
+    let bytes = opts(Form::Auto, Metric::Bytes);
+    let tokens = opts(Form::Auto, Metric::Tokens(TokenizerKind::O200k));
+    let compact = opts(Form::HoistedCompact, Metric::Bytes);
+    // Warm the vocabulary up outside the timings.
+    pith::tokens::Tokenizer::get(TokenizerKind::O200k).count("warm up");
+    for o in [&bytes, &tokens] {
+        let out = pith::select::encode(&value, o).expect("encodes");
+        let back = pith::select::decode(out.text.as_bytes(), &Default::default()).expect("decodes");
+        assert!(pith::equiv::equivalent(&value, &back), "round trip");
+        println!("{file} {:?}: {}", o.metric, out.describe());
+    }
+    println!("\n{file}: {} bytes of JSON, {runs} runs", text.len());
+
+    let mut cs = vec![
+        Contestant {
+            name: "toon::encode",
+            run: Box::new(|| {
+                std::hint::black_box(pith::toon::encode(&value, &toon).unwrap());
+            }),
+            times: Vec::new(),
+        },
+        Contestant {
+            name: "auto --select bytes",
+            run: Box::new(|| {
+                std::hint::black_box(pith::select::encode(&value, &bytes).unwrap());
+            }),
+            times: Vec::new(),
+        },
+        Contestant {
+            name: "auto --select tokens",
+            run: Box::new(|| {
+                std::hint::black_box(pith::select::encode(&value, &tokens).unwrap());
+            }),
+            times: Vec::new(),
+        },
+        Contestant {
+            name: "hoisted-compact",
+            run: Box::new(|| {
+                std::hint::black_box(pith::select::encode(&value, &compact).unwrap());
+            }),
+            times: Vec::new(),
+        },
+    ];
+    let medians = measure(&mut cs, runs);
+    let mut missed = Vec::new();
+    let mut ratio = |what: &str, got: f64, limit: Option<f64>| match limit {
+        Some(want) => {
+            let mark = if got <= want { "ok" } else { "MISSED" };
+            println!("  {what}: {got:.2}x plain TOON (target <= {want}x) {mark}");
+            if got > want {
+                missed.push(format!("{file}: {what} {got:.2}x > {want}x"));
+            }
+        }
+        None => println!("  {what}: {got:.2}x plain TOON"),
+    };
+    let flat = file == "gen-flat-50k.json";
+    ratio(
+        "auto --select bytes",
+        medians[1] / medians[0],
+        flat.then_some(2.0),
+    );
+    ratio(
+        "auto --select tokens",
+        medians[2] / medians[0],
+        flat.then_some(5.0),
+    );
+    ratio("hoisted-compact", medians[3] / medians[0], None);
+    missed
+}
+
+/// Runs the contestants round-robin; prints and returns the median seconds of each.
+fn measure(cs: &mut [Contestant<'_>], runs: usize) -> Vec<f64> {
+    for c in cs.iter_mut() {
+        (c.run)(); // warm-up
+    }
+    for _ in 0..runs {
+        for c in cs.iter_mut() {
+            let t = Instant::now();
+            (c.run)();
+            c.times.push(t.elapsed());
+        }
+    }
+    cs.iter_mut()
+        .map(|c| {
+            c.times.sort();
+            let median = c.times[c.times.len() / 2].as_secs_f64();
+            println!("  {:<24} median {:>9.3} ms", c.name, median * 1e3);
+            median
+        })
+        .collect()
+}
