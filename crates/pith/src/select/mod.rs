@@ -386,7 +386,7 @@ pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
             )),
         };
     }
-    restore_tree(value, "$", 0, max_depth)
+    restore_tree(value, "", 0, max_depth)
 }
 
 /// Every candidate's size, and what `auto` chose.
@@ -656,7 +656,7 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
     if level > max_depth {
         return Err(Error::at_path(
             ErrorKind::DepthLimit,
-            path,
+            if path.is_empty() { "$" } else { path },
             format!("expected at most {max_depth} levels of nesting, found more"),
         ));
     }
@@ -703,5 +703,143 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
             Ok(Value::Object(out))
         }
         other => Ok(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Number;
+    use proptest::prelude::*;
+
+    fn string() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "",
+                " ",
+                "a",
+                "ab cd",
+                "don't",
+                "it's",
+                "'s",
+                "café",
+                "日本",
+                "🎉",
+                "a\u{8}b",
+                "\u{c}x",
+                "x\ny",
+                "tab\t",
+                "q\"q",
+                "back\\slash",
+                "\\u0008",
+                "1,2",
+                "a|b",
+                "--",
+                "-",
+                "x-1",
+                "2025-04-16T00:09:46Z",
+                "/api/users",
+                "a_b.c",
+                "true",
+                "null",
+                "12",
+                "1e5",
+                "#",
+                ":",
+                "[1]",
+                "{}",
+                "  lead",
+                "trail  ",
+            ])
+            .prop_map(String::from),
+            any::<String>(),
+            "[a-zA-Z0-9 '.,:/_-]{0,12}",
+        ]
+    }
+
+    fn primitive() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| Value::Number(Number::from(n))),
+            any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
+            string().prop_map(Value::String),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        primitive().prop_recursive(4, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec((string(), inner.clone()), 0..6)
+                    .prop_map(|e| Value::Object(e.into_iter().collect())),
+                // Uniform rows: TOON tables, flat or with a field group.
+                (
+                    prop::collection::vec(string(), 1..5),
+                    prop::collection::vec(prop::collection::vec(primitive(), 5), 1..6),
+                    any::<bool>(),
+                    string(),
+                )
+                    .prop_map(|(keys, rows, group, key)| {
+                        let rows = rows
+                            .into_iter()
+                            .map(|cells| {
+                                let mut m: Map =
+                                    keys.iter().cloned().zip(cells.iter().cloned()).collect();
+                                if group {
+                                    let g: Map = [("x", cells[4].clone())].into_iter().collect();
+                                    m.insert("g", Value::Object(g));
+                                }
+                                Value::Object(m)
+                            })
+                            .collect();
+                        Value::Object([(key, Value::Array(rows))].into_iter().collect())
+                    }),
+                // Keyed tables.
+                (
+                    prop::collection::vec(string(), 2..4),
+                    prop::collection::vec(primitive(), 4)
+                )
+                    .prop_map(|(names, cells)| {
+                        let row: Map = [("a", cells[0].clone()), ("b", cells[1].clone())]
+                            .into_iter()
+                            .collect();
+                        Value::Object(
+                            names
+                                .into_iter()
+                                .map(|n| (n, Value::Object(row.clone())))
+                                .collect(),
+                        )
+                    }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        /// The floors under compact JSON hold for both exact tokenizers.
+        #[test]
+        fn floors_are_floors(v in value(), d in 0usize..3, indent in 1usize..=3) {
+            let json = crate::json::to_string(&v);
+            let o = Tokenizer::get(TokenizerKind::O200k).count(&json);
+            let c = Tokenizer::get(TokenizerKind::Cl100k).count(&json);
+            let s = bound::survey(&v, Size::TokenFloor, 256);
+            if !s.look_alike {
+                prop_assert!(s.json <= o && s.json <= c, "value floor {} > {o}/{c}: {json}", s.json);
+                let b = bound::survey(&v, Size::Bytes, 256);
+                prop_assert!(b.json <= json.len(), "value bytes {} > {}", b.json, json.len());
+            }
+            let delimiter = [crate::toon::Delimiter::Comma, crate::toon::Delimiter::Tab, crate::toon::Delimiter::Pipe][d];
+            let opts = EncodeOptions { indent, delimiter, ..EncodeOptions::default() };
+            let toon = crate::toon::encode(&v, &opts).expect("encodes");
+            if let Some(f) = text::survey_text(&toon, indent, delimiter.as_byte(), true) {
+                prop_assert!(!s.look_alike && !s.candidates, "{toon}");
+                prop_assert!(f.tokens <= o && f.tokens <= c, "text floor {} > {o}/{c}: {json}\n{toon}", f.tokens);
+            }
+            if let Some(f) = text::survey_text(&toon, indent, delimiter.as_byte(), false) {
+                prop_assert!(f.bytes <= json.len(), "text bytes {} > {}: {json}\n{toon}", f.bytes, json.len());
+            }
+        }
     }
 }

@@ -1,0 +1,596 @@
+//! The fact-preservation contract for every form pith writes, including
+//! `auto`: for arbitrary values, adversarial ones included (objects shaped
+//! like tables or their metadata, wrapper-shaped roots, strings holding JSON
+//! or TOON text, sparse rows), `decode(encode(x))` is equivalent to `x`;
+//! `auto` never costs more than compact JSON or plain TOON; and the
+//! equivalence check itself catches a lost fact.
+
+use pith::equiv::{difference, equivalent};
+use pith::select::{Form, Metric, Options, Syntax, TableForm, decode, encode};
+use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions};
+use pith::{ErrorKind, Map, Number, Value};
+use proptest::prelude::*;
+
+fn number() -> impl Strategy<Value = Number> {
+    prop_oneof![
+        any::<i64>().prop_map(Number::from),
+        any::<f64>().prop_filter_map("finite", Number::from_f64),
+        prop::sample::select(vec![
+            "9007199254740993",
+            "1e400",
+            "-1e-400",
+            "0.1000000000000000055511151231257827",
+            "123456789012345678901234567890.5",
+        ])
+        .prop_map(|s| Number::parse(s).expect("literal")),
+    ]
+}
+
+fn string() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "",
+            " ",
+            "a b",
+            "true",
+            "null",
+            "1",
+            "-2.5",
+            "05",
+            "\"",
+            "[1]",
+            "{}",
+            "[]",
+            "{\"cols\":[],\"dict\":{},\"rows\":[]}",
+            "{\"a\":[],\"a_encoding\":{\"json_columns\":[]}}",
+            "items[2]{id}:\n  1\n  2",
+            "json_columns[0]:",
+            "- x",
+            "a,b",
+            "a|b",
+            "x\ty",
+            "line\nbreak",
+            "\u{8}",
+            "\u{c}",
+            "don't",
+            "café",
+            "🎉",
+            "\\",
+            "\\u0008",
+            "#",
+            "$pith",
+            "value",
+            "cols",
+            "dict",
+            "rows",
+            "absent",
+            "items",
+            "items_encoding",
+        ])
+        .prop_map(String::from),
+        any::<String>(),
+        "[a-z]{1,5}",
+    ]
+}
+
+fn primitive() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number().prop_map(Value::Number),
+        string().prop_map(Value::String),
+    ]
+}
+
+fn object(entries: Vec<(String, Value)>) -> Value {
+    Value::Object(entries.into_iter().collect::<Map>())
+}
+
+fn obj(entries: &[(&str, Value)]) -> Value {
+    object(
+        entries
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    )
+}
+
+/// A row: most keys common to all rows, some sparse, some in another
+/// order; cells are mostly primitives and lists of them.
+fn row(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    let cell = prop_oneof![
+        4 => inner.clone(),
+        3 => prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+        2 => (inner.clone(), inner.clone()).prop_map(|(id, s)| obj(&[("id", id), ("s", s)])),
+        1 => prop::collection::vec(prop::collection::vec(inner, 0..2).prop_map(Value::Array), 0..2).prop_map(Value::Array),
+    ];
+    let extra = prop::sample::select(vec![
+        "note",
+        "a b",
+        "",
+        "rows",
+        "cols",
+        "dict",
+        "x_encoding",
+    ]);
+    (
+        prop::collection::vec(cell.clone(), 3),
+        prop::collection::vec((extra, cell), 0..2),
+        any::<bool>(),
+    )
+        .prop_map(|(common, extras, swap)| {
+            let mut keys = vec!["id", "tags", "owner"];
+            if swap {
+                keys.swap(0, 2);
+            }
+            let mut m: Map = keys.into_iter().zip(common).collect();
+            for (k, v) in extras {
+                m.insert(k, v);
+            }
+            Value::Object(m)
+        })
+}
+
+/// A member `items` holding rows, sometimes beside a producer's own
+/// `items_encoding`.
+fn collection(
+    inner: BoxedStrategy<Value>,
+    rows: std::ops::Range<usize>,
+) -> impl Strategy<Value = Value> {
+    (
+        prop::collection::vec(row(inner.clone()), rows),
+        prop::option::weighted(0.1, inner),
+        prop::collection::vec((string(), primitive()), 0..3),
+    )
+        .prop_map(|(rows, own, others)| {
+            let mut m: Map = others.into_iter().collect();
+            m.insert("items", Value::Array(rows));
+            if let Some(own) = own {
+                m.insert("items_encoding", own);
+            }
+            Value::Object(m)
+        })
+}
+
+/// Values with collections worth hoisting, and now and then a look-alike.
+fn value() -> impl Strategy<Value = Value> {
+    primitive().prop_recursive(5, 96, 6, move |inner| {
+        let inner = inner.boxed();
+        prop_oneof![
+            8 => prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            8 => prop::collection::vec((string(), inner.clone()), 0..6).prop_map(object),
+            8 => collection(inner.clone(), 2..8),
+            // Look-alikes: a columnar table, hoisted metadata, a wrapper.
+            1 => (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, d, r)| obj(&[("cols", c), ("dict", d), ("rows", r)])),
+            1 => (prop::collection::vec(inner.clone(), 0..3), inner.clone()).prop_map(|(rows, j)| {
+                obj(&[("t", Value::Array(rows)), ("t_encoding", obj(&[("json_columns", j)]))])
+            }),
+            1 => (string(), inner).prop_map(|(tag, v)| obj(&[("$pith", Value::String(tag)), ("value", v)])),
+        ]
+    })
+}
+
+/// Documents that are mostly one larger collection, its columns each of
+/// one kind (words, numbers, lists of words, small objects), some cells
+/// absent or null: where hoisting pays.
+fn document() -> impl Strategy<Value = Value> {
+    (prop::collection::vec(0usize..5, 2..6), 6usize..24)
+        .prop_flat_map(|(kinds, n)| {
+            let word = || "[a-z]{1,8}( [a-z]{1,6})?".prop_map(Value::from).boxed();
+            let cells: Vec<BoxedStrategy<Option<Value>>> = kinds
+                .iter()
+                .map(|&k| {
+                    let cell = match k {
+                        0 => word(),
+                        1 => (0u32..100_000).prop_map(Value::from).boxed(),
+                        2 => prop::collection::vec(word(), 0..4)
+                            .prop_map(Value::Array)
+                            .boxed(),
+                        3 => (0u32..9999, word())
+                            .prop_map(|(id, login)| {
+                                obj(&[("id", Value::from(id)), ("login", login)])
+                            })
+                            .boxed(),
+                        _ => primitive().boxed(),
+                    };
+                    prop_oneof![
+                        16 => cell.prop_map(Some),
+                        1 => Just(Some(Value::Null)),
+                        2 => Just(None),
+                    ]
+                    .boxed()
+                })
+                .collect();
+            let row = cells.prop_map(|cells| {
+                let mut m = Map::new();
+                for (j, c) in cells.into_iter().enumerate() {
+                    if let Some(c) = c {
+                        m.insert(format!("c{j}"), c);
+                    }
+                }
+                Value::Object(m)
+            });
+            (
+                prop::collection::vec(row, n),
+                prop::collection::vec((string(), primitive()), 0..3),
+            )
+        })
+        .prop_map(|(rows, others)| {
+            let mut m: Map = others.into_iter().collect();
+            m.insert("items", Value::Array(rows));
+            Value::Object(m)
+        })
+}
+
+const FORMS: [Form; 6] = [
+    Form::Auto,
+    Form::Toon,
+    Form::Hoisted,
+    Form::HoistedCompact,
+    Form::Table,
+    Form::Json,
+];
+
+fn opts(form: Form, metric: Metric) -> Options {
+    Options {
+        form,
+        metric,
+        toon: EncodeOptions::default(),
+    }
+}
+
+fn round_trip(v: &Value, o: &Options) -> Result<(), TestCaseError> {
+    let out = encode(v, o).map_err(|e| TestCaseError::fail(format!("encode: {e}")))?;
+    let back = decode(out.text.as_bytes(), &DecodeOptions::default())
+        .map_err(|e| TestCaseError::fail(format!("decode {:?}: {e}\n{}", o.form, out.text)))?;
+    prop_assert!(
+        equivalent(v, &back),
+        "{:?} {:?}: {:?}\n--- text:\n{}",
+        o.form,
+        o.metric,
+        difference(v, &back),
+        out.text
+    );
+    Ok(())
+}
+
+fn o200k() -> &'static Tokenizer {
+    Tokenizer::get(TokenizerKind::O200k)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 768, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_form_round_trips(v in value()) {
+        for form in FORMS {
+            round_trip(&v, &opts(form, Metric::Tokens(TokenizerKind::O200k)))?;
+        }
+        round_trip(&v, &opts(Form::Auto, Metric::Bytes))?;
+        round_trip(&v, &opts(Form::Auto, Metric::Tokens(TokenizerKind::Cl100k)))?;
+        round_trip(&v, &opts(Form::Auto, Metric::Tokens(TokenizerKind::Bytes4)))?;
+    }
+
+    #[test]
+    fn auto_is_never_larger_than_json_or_toon(v in value()) {
+        let json = encode(&v, &opts(Form::Json, Metric::Bytes)).expect("json").text;
+        let toon = encode(&v, &opts(Form::Toon, Metric::Bytes)).expect("toon").text;
+        for kind in [TokenizerKind::O200k, TokenizerKind::Cl100k] {
+            let t = Tokenizer::get(kind);
+            let auto = encode(&v, &opts(Form::Auto, Metric::Tokens(kind))).expect("auto").text;
+            prop_assert!(t.count(&auto) <= t.count(&json), "{kind}: {auto}\nvs\n{json}");
+            prop_assert!(t.count(&auto) <= t.count(&toon), "{kind}: {auto}\nvs\n{toon}");
+        }
+        let auto = encode(&v, &opts(Form::Auto, Metric::Bytes)).expect("auto").text;
+        prop_assert!(auto.len() <= json.len() && auto.len() <= toon.len());
+    }
+
+    #[test]
+    fn collections_round_trip_and_auto_stays_smallest(v in document()) {
+        for form in FORMS {
+            round_trip(&v, &opts(form, Metric::Tokens(TokenizerKind::O200k)))?;
+        }
+        round_trip(&v, &opts(Form::Auto, Metric::Bytes))?;
+        let json = encode(&v, &opts(Form::Json, Metric::Bytes)).expect("json").text;
+        let toon = encode(&v, &opts(Form::Toon, Metric::Bytes)).expect("toon").text;
+        let auto = encode(&v, &opts(Form::Auto, Metric::default())).expect("auto").text;
+        prop_assert!(o200k().count(&auto) <= o200k().count(&json).min(o200k().count(&toon)));
+    }
+
+    #[test]
+    fn other_layouts_round_trip(v in value(), d in 0usize..3, indent in 1usize..=4) {
+        let toon = EncodeOptions {
+            indent,
+            delimiter: [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe][d],
+            ..EncodeOptions::default()
+        };
+        for form in [Form::Auto, Form::HoistedCompact, Form::Hoisted] {
+            let o = Options { form, metric: Metric::Tokens(TokenizerKind::O200k), toon: toon.clone() };
+            let out = encode(&v, &o).expect("encodes");
+            let dec = DecodeOptions { indent, ..DecodeOptions::default() };
+            let back = decode(out.text.as_bytes(), &dec)
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{}", out.text)))?;
+            prop_assert!(equivalent(&v, &back), "{:?}\n{}", difference(&v, &back), out.text);
+        }
+    }
+}
+
+#[test]
+fn look_alikes_are_wrapped_and_read_back_verbatim() {
+    let cases = [
+        r#"{"cols":[],"dict":{},"rows":[]}"#,
+        r#"{"x":{"rows":[[1]],"cols":["a"],"dict":{"a":["z"]},"absent":{}}}"#,
+        r#"{"items":[{"a":1}],"items_encoding":{"json_columns":[],"absent":[]}}"#,
+        r#"{"items":[],"items_encoding":{"json_columns":"not even an array"}}"#,
+        r#"{"$pith":"auto","value":1}"#,
+        r#"{"value":[],"$pith":"nonsense"}"#,
+    ];
+    for text in cases {
+        let v = pith::json::parse(text).unwrap();
+        for form in FORMS {
+            let out = encode(&v, &opts(form, Metric::default())).unwrap();
+            assert!(out.wrapped, "{form}: {text}");
+            assert!(out.tables.is_empty());
+            let back = decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap();
+            assert_eq!(back, v, "{form}: {}", out.text);
+        }
+    }
+    let out = encode(
+        &pith::json::parse(cases[0]).unwrap(),
+        &opts(Form::Json, Metric::Bytes),
+    )
+    .unwrap();
+    assert_eq!(
+        out.text,
+        r#"{"$pith":"json","value":{"cols":[],"dict":{},"rows":[]}}"#
+    );
+}
+
+#[test]
+fn a_producers_encoding_member_keeps_its_collection_as_it_is() {
+    // The seed's case: the member is not metadata, so nothing is wrapped,
+    // and `items` is not hoisted, since its metadata key is taken.
+    let v = pith::json::parse(
+        r#"{"items":[{"id":"one","tags":["a"]},{"id":"two","tags":["b"]}],"items_encoding":"producer fact"}"#,
+    )
+    .unwrap();
+    for form in FORMS {
+        let out = encode(&v, &opts(form, Metric::default())).unwrap();
+        assert!(!out.wrapped, "{form}");
+        assert!(
+            out.tables.iter().all(|c| c.form == TableForm::Columnar),
+            "{form}: {:?}",
+            out.tables
+        );
+        assert_eq!(decode(out.text.as_bytes(), &Default::default()).unwrap(), v);
+    }
+    let plain =
+        pith::json::parse(r#"{"items":[{"id":"one","tags":["a"]},{"id":"two","tags":["b"]}]}"#)
+            .unwrap();
+    let out = encode(&plain, &opts(Form::Hoisted, Metric::default())).unwrap();
+    assert!(out.text.contains("items_encoding"), "{}", out.text);
+}
+
+#[test]
+fn ten_thousand_sparse_rows() {
+    // Each row has a key of its own: the density guard keeps them out of
+    // a table, so nothing allocates a 10,000 x 10,001 grid.
+    let rows: Vec<Value> = (0..10_000)
+        .map(|i| {
+            obj(&[
+                ("id", Value::from(format!("row-{i}"))),
+                (&format!("field_{i}"), Value::from(format!("fact-{i}"))),
+            ])
+        })
+        .collect();
+    let v = obj(&[("items", Value::Array(rows))]);
+    let started = std::time::Instant::now();
+    for form in FORMS {
+        let out = encode(&v, &opts(form, Metric::default())).unwrap();
+        assert!(out.tables.is_empty(), "{form}");
+        let back = decode(out.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(back, v, "{form}");
+    }
+    assert!(
+        started.elapsed().as_secs() < 60,
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn sparse_rows_within_the_guard_keep_null_apart_from_absent() {
+    let v = pith::json::parse(
+        r#"{"items":[{"id":1,"note":null,"tags":["a","b c"]},{"id":2,"tags":[]},{"id":3,"note":"x","extra":{"deep":[1,{"k":null}]}}]}"#,
+    )
+    .unwrap();
+    for form in FORMS {
+        for metric in [Metric::Bytes, Metric::default()] {
+            let out = encode(&v, &opts(form, metric)).unwrap();
+            let back = decode(out.text.as_bytes(), &Default::default()).unwrap();
+            assert!(
+                equivalent(&v, &back),
+                "{form}: {:?}\n{}",
+                difference(&v, &back),
+                out.text
+            );
+        }
+    }
+}
+
+#[test]
+fn deep_values_round_trip_up_to_the_limit_and_are_refused_beyond() {
+    let mut v = pith::json::parse(r#"{"rows":[{"a":[1]},{"b":{"c":null}}]}"#).unwrap();
+    for i in 0..120 {
+        v = obj(&[("k", Value::Array(vec![v, Value::from(i)]))]);
+    }
+    assert!(v.depth() > 240 && v.depth() <= 256, "{}", v.depth());
+    for form in FORMS {
+        let out = encode(&v, &opts(form, Metric::default())).unwrap();
+        let back = decode(out.text.as_bytes(), &Default::default()).unwrap();
+        assert!(equivalent(&v, &back), "{form}");
+    }
+    while v.depth() <= 256 {
+        v = Value::Array(vec![v]);
+    }
+    for form in [Form::Auto, Form::Toon, Form::Hoisted, Form::HoistedCompact] {
+        let err = encode(&v, &opts(form, Metric::default())).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DepthLimit, "{form}");
+    }
+}
+
+#[test]
+fn exact_numbers_survive_every_cell_kind() {
+    let v = pith::json::parse(
+        r#"{"items":[
+            {"n":9007199254740993,"list":[1e400,-0.1000000000000000055511151231257827],"o":{"x":123456789012345678901234567890.5}},
+            {"n":1e-400,"list":[],"o":{"x":2}},
+            {"list":[0],"o":{"x":-1}}]}"#,
+    )
+    .unwrap();
+    for form in FORMS {
+        let out = encode(&v, &opts(form, Metric::default())).unwrap();
+        let back = decode(out.text.as_bytes(), &Default::default()).unwrap();
+        assert!(
+            equivalent(&v, &back),
+            "{form}: {:?}\n{}",
+            difference(&v, &back),
+            out.text
+        );
+    }
+}
+
+#[test]
+fn auto_picks_per_collection_and_per_document() {
+    // A collection TOON would write as a list: hoisted, compactly.
+    let v = pith::json::parse(
+        r#"{"items":[{"id":1,"title":"first","tags":["a","b"]},{"id":2,"title":"second","tags":["c"]},
+                     {"id":3,"title":"third","tags":[]},{"id":4,"title":"fourth","tags":["d"]}],"count":4}"#,
+    )
+    .unwrap();
+    let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
+    assert_eq!(out.syntax, Syntax::Toon);
+    assert_eq!(out.describe(), "toon; hoisted-compact: items");
+    assert_eq!(
+        out.text,
+        "items[4]{id,title,tags}:\n  1,first,a b\n  2,second,c\n  3,third,\"\"\n  4,fourth,d\nitems_encoding:\n  json_columns: []\n  list_columns[1]: tags\ncount: 4"
+    );
+    // One record with nested facts (pm-cli's search-1): compact JSON is cheapest.
+    let v = pith::json::parse(
+        r#"{"items":[{"id":"pm-example-0","title":"Preserve project context 0","status":"open","tags":["sdk","context"],"rank":1,"matched_fields":["title","notes"]}],"count":1,"provenance":{"source":"authoritative","complete":true}}"#,
+    )
+    .unwrap();
+    let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
+    assert_eq!(out.syntax, Syntax::Json);
+    // A uniform table: plain TOON.
+    let v =
+        pith::json::parse(r#"{"rows":[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":3,"b":"z"}]}"#).unwrap();
+    let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
+    assert_eq!(out.text, "rows[3]{a,b}:\n  1,x\n  2,y\n  3,z");
+}
+
+#[test]
+fn malformed_tables_are_refused_with_the_place() {
+    let cases = [
+        (
+            "items[1]{tags}:\n  \"[1\"\nitems_encoding:\n  json_columns[1]: tags",
+            "at items[0].tags: row 0, column \"tags\": malformed JSON cell: line 1, column 3: ",
+        ),
+        (
+            "items[1]{tags}:\n  a  b\nitems_encoding:\n  json_columns: []\n  list_columns[1]: tags",
+            "at items[0].tags: row 0, column \"tags\": malformed list cell: ",
+        ),
+        (
+            "items[1]{a}:\n  1\nitems_encoding:\n  json_columns: []\n  absent:\n    a[1]: 7",
+            "at items: expected absent cells in rows below 1, found row 7",
+        ),
+        (
+            "items[0]:\nitems_encoding:\n  json_columns: []\n  other: 1",
+            "at items_encoding: expected only json_columns, list_columns and absent in table metadata, found \"other\"",
+        ),
+        (
+            r#"{"t":{"cols":["a"],"dict":{},"rows":[[1,2]]}}"#,
+            "at t.rows[0]: expected at most 1 cells (one per column), found 2",
+        ),
+        (
+            r#"{"$pith":"zip","value":1}"#,
+            "at $pith: expected the name of a form in the wrapper, found string \"zip\"",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = decode(text.as_bytes(), &Default::default()).unwrap_err();
+        assert!(err.to_string().starts_with(want), "{text}\n{err}");
+    }
+}
+
+#[test]
+fn the_equivalence_check_catches_one_lost_fact() {
+    let v = pith::json::parse(
+        r#"{"items":[{"id":1,"note":null,"tags":["a"]},{"id":2,"tags":[]},{"id":3,"tags":["b"]}]}"#,
+    )
+    .unwrap();
+    let out = encode(&v, &opts(Form::HoistedCompact, Metric::default())).unwrap();
+    assert_eq!(
+        out.text,
+        "items[3]{id,note,tags}:\n  1,null,a\n  2,null,\"\"\n  3,null,b\nitems_encoding:\n  json_columns: []\n  list_columns[1]: tags\n  absent:\n    note[2]: 1,2"
+    );
+    let back = |text: &str| decode(text.as_bytes(), &Default::default()).unwrap();
+    assert!(equivalent(&v, &back(&out.text)));
+    // An absent key filled: the metadata forgets row 2.
+    let filled = out.text.replace("note[2]: 1,2", "note[1]: 1");
+    assert_eq!(
+        difference(&v, &back(&filled)).as_deref(),
+        Some("items[2]: expected 2 keys, found 3")
+    );
+    // A null dropped: row 0's note declared absent.
+    let dropped = out.text.replace("note[2]: 1,2", "note[3]: 0,1,2");
+    assert_eq!(
+        difference(&v, &back(&dropped)).as_deref(),
+        Some("items[0]: expected 3 keys, found 2")
+    );
+    // A row cut.
+    let cut = out
+        .text
+        .replace("items[3]", "items[2]")
+        .replace("\n  3,null,b", "")
+        .replace("note[2]: 1,2", "note[1]: 1");
+    assert_eq!(
+        difference(&v, &back(&cut)).as_deref(),
+        Some("items: expected 3 elements, found 2")
+    );
+    // The same three losses in plain values.
+    for lost in [
+        r#"{"items":[{"id":1,"tags":["a"]},{"id":2,"tags":[]},{"id":3,"tags":["b"]}]}"#,
+        r#"{"items":[{"id":1,"note":null,"tags":["a"]},{"id":2,"note":null,"tags":[]},{"id":3,"tags":["b"]}]}"#,
+        r#"{"items":[{"id":1,"note":null,"tags":["a"]},{"id":2,"tags":[]}]}"#,
+    ] {
+        assert!(!equivalent(&v, &pith::json::parse(lost).unwrap()), "{lost}");
+    }
+}
+
+#[test]
+fn measure_lists_every_form() {
+    let v = pith::json::parse(r#"{"items":[{"id":1,"tags":["a","b"]},{"id":2,"tags":["c"]}]}"#)
+        .unwrap();
+    let m = pith::select::measure(&v, TokenizerKind::O200k, &EncodeOptions::default()).unwrap();
+    let forms: Vec<Form> = m.candidates.iter().map(|c| c.form).collect();
+    assert_eq!(forms, Form::ALL);
+    for c in &m.candidates {
+        let text = encode(&v, &opts(c.form, Metric::default())).unwrap().text;
+        assert_eq!(
+            (c.bytes, c.tokens),
+            (text.len(), o200k().count(&text)),
+            "{}",
+            c.form
+        );
+    }
+    let auto = m.candidates.iter().find(|c| c.form == Form::Auto).unwrap();
+    assert!(
+        m.candidates
+            .iter()
+            .filter(|c| c.form != Form::Table)
+            .all(|c| auto.tokens <= c.tokens)
+    );
+}
