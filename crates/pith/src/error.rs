@@ -44,8 +44,13 @@ pub enum ErrorKind {
     PathConflict,
     /// A value that cannot be represented (for example a non-string map key from serde).
     Unrepresentable,
-    /// A value that does not match what a typed reader expected (serde).
+    /// A value that does not match what a typed reader expected (serde) or
+    /// the type a wire schema gives it.
     Type,
+    /// A wire-schema definitions document (or JSON Schema, or TypeScript
+    /// definitions) that is malformed, names an undefined type, or gives a
+    /// default its own type rejects.
+    Schema,
     /// Reading or writing failed.
     Io,
 }
@@ -187,22 +192,22 @@ impl Error {
     /// ```
     pub fn render(&self, source: &str) -> String {
         let mut out = self.to_string();
-        if let Some(p) = self.inner.position {
-            if let Some(text) = source.lines().nth(p.line - 1) {
-                let text = text.strip_suffix('\r').unwrap_or(text);
-                let num = p.line.to_string();
-                let pad = " ".repeat(num.len());
-                // Tabs would shift the caret; show them as single spaces.
-                let shown: String = text
-                    .chars()
-                    .map(|c| if c == '\t' { ' ' } else { c })
-                    .collect();
-                let caret_at = p.column.saturating_sub(1).min(shown.chars().count());
-                out.push_str(&format!(
-                    "\n {num} | {shown}\n {pad} | {}^",
-                    " ".repeat(caret_at)
-                ));
-            }
+        if let Some(p) = self.inner.position
+            && let Some(text) = source.lines().nth(p.line.saturating_sub(1))
+        {
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            let num = p.line.to_string();
+            let pad = " ".repeat(num.len());
+            // Tabs would shift the caret; show them as single spaces.
+            let shown: String = text
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect();
+            let caret_at = p.column.saturating_sub(1).min(shown.chars().count());
+            out.push_str(&format!(
+                "\n {num} | {shown}\n {pad} | {}^",
+                " ".repeat(caret_at)
+            ));
         }
         out
     }
@@ -211,7 +216,14 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.inner.position, &self.inner.path) {
-            (Some(p), _) => write!(
+            // Text inside a named place: a type expression inside a definition,
+            // or a line of a named file.
+            (Some(p), Some(path)) => write!(
+                f,
+                "at {path}, line {}, column {}: {}",
+                p.line, p.column, self.inner.message
+            ),
+            (Some(p), None) => write!(
                 f,
                 "line {}, column {}: {}",
                 p.line, p.column, self.inner.message

@@ -11,6 +11,8 @@
 //! * [`toon`]: TOON, spec 4.x as the reference encoder writes it, and a 3.3
 //!   mode with key folding and path expansion.
 //! * [`to_string`] / [`from_str`]: serde on top of the TOON codec.
+//! * [`wire`]: typed definitions of the JSON a harness sends, with
+//!   validation, absent-field defaults, lossless elision and JSON Schema.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` it is handed and
@@ -21,6 +23,7 @@ pub mod json;
 pub mod number;
 pub mod toon;
 pub mod value;
+pub mod wire;
 
 pub use error::{Error, ErrorKind, Position, Result};
 pub use number::Number;
