@@ -1481,3 +1481,64 @@ fn wire_module_reexports_are_usable() {
     let t: wire::Type = parse_type("string[]").unwrap();
     assert_eq!(t, wire::types::Type::Array(Box::new(Type::String)));
 }
+
+#[test]
+fn deep_values_within_the_limit_stay_fast_and_on_the_stack() {
+    let doc = json(
+        r#"{"Json": "string | number | boolean | null | Json[] | Record<string, Json>",
+            "Node": {"kids": {"$type": "(Node | null)[]", "$absentAs": []}, "v": {"$type": "Json", "$absentAs": null}}}"#,
+    );
+    let schema = Schema::from_value(&doc).unwrap();
+    for depth in [100, 254] {
+        let mut v = Value::from(1);
+        for i in 0..depth {
+            v = if i % 2 == 0 {
+                Value::Array(vec![v])
+            } else {
+                Value::Object([("k", v)].into_iter().collect())
+            };
+        }
+        assert!(violations(&schema, "Json", &v).is_empty());
+        assert_eq!(fill(&schema, "Json", v.clone()).unwrap(), v);
+        assert_eq!(elide(&schema, "Json", v.clone()).unwrap(), v);
+        // A node, then its kids array: two levels per step, a default at every node.
+        let mut n = json(r#"{"kids": [], "v": null}"#);
+        for _ in 0..depth / 2 {
+            let mut m = Map::new();
+            m.insert("kids", Value::Array(vec![n, Value::Null]));
+            m.insert("v", Value::Null);
+            n = Value::Object(m);
+        }
+        let e = elide(&schema, "Node", n.clone()).unwrap();
+        assert!(compact(&e).len() < compact(&n).len());
+        assert_eq!(fill(&schema, "Node", e).unwrap(), n);
+    }
+}
+
+/// Two members that differ only at the end, nested: without remembering
+/// probes, checking would take time exponential in the depth.
+#[test]
+fn similar_union_members_do_not_explode() {
+    let doc = json(
+        r#"{"U": "A | B",
+            "A": {"next": "U | null", "z": "string"},
+            "B": {"next": "U | null", "z": "number"}}"#,
+    );
+    let schema = Schema::from_value(&doc).unwrap();
+    let mut v = Value::Null;
+    for _ in 0..120 {
+        let mut m = Map::new();
+        m.insert("next", v);
+        m.insert("z", Value::from(1));
+        v = Value::Object(m);
+    }
+    let started = std::time::Instant::now();
+    assert!(violations(&schema, "U", &v).is_empty());
+    let e = elide(&schema, "U", v.clone()).unwrap();
+    assert_eq!(fill(&schema, "U", e).unwrap(), v);
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "took {:?}",
+        started.elapsed()
+    );
+}

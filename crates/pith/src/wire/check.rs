@@ -15,6 +15,7 @@ use super::types::{ObjectType, Type};
 use crate::DEFAULT_MAX_DEPTH;
 use crate::error::Result;
 use crate::value::Value;
+use std::collections::HashMap;
 use std::fmt;
 
 /// What to do with object keys a definition does not declare.
@@ -123,17 +124,113 @@ pub(crate) fn check_type(
     out
 }
 
-/// Whether `value` matches `ty`.
-pub(crate) fn matches(schema: &Schema, ty: &Type, value: &Value, unknown: UnknownKeys) -> bool {
-    Checker::new(schema, unknown, DEFAULT_MAX_DEPTH).walk(ty, None, value, &mut Path::new(), None)
-}
-
 /// The union member `value` belongs to: the first it matches with undeclared
 /// keys rejected, else the first it matches with them allowed.
+///
+/// Only for values known to match the union (fill and elide check first):
+/// when the value's JSON kind, or the literal fields that discriminate
+/// object members, leave one member possible, that member is the answer
+/// without walking the value.
 pub(crate) fn select(schema: &Schema, members: &[Type], value: &Value) -> Option<usize> {
+    let c = Checker::new(schema, UnknownKeys::Allow, DEFAULT_MAX_DEPTH);
+    let mut possible = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| c.kind_fits(m, value, 0));
+    if let (Some((only, _)), None) = (possible.next(), possible.next()) {
+        return Some(only);
+    }
+    if value.as_object().is_some() {
+        let mut fitting = members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| c.kind_fits(m, value, 0) && c.discriminators_fit(m, value));
+        if let (Some((only, _)), None) = (fitting.next(), fitting.next()) {
+            return Some(only);
+        }
+    }
     [UnknownKeys::Reject, UnknownKeys::Allow]
         .into_iter()
-        .find_map(|mode| members.iter().position(|m| matches(schema, m, value, mode)))
+        .find_map(|mode| {
+            let mut c = Checker::new(schema, mode, DEFAULT_MAX_DEPTH);
+            members.iter().position(|m| c.probe(m, value))
+        })
+}
+
+/// Whether no value of one member can also be a value of another: members
+/// of different JSON kinds, or objects that a required literal field (such
+/// as `stage`) with disjoint literals tells apart. For such a union, filling
+/// a value never moves it to another member.
+pub(crate) fn members_exclusive(schema: &Schema, members: &[Type]) -> bool {
+    let kinds: Vec<u8> = members.iter().map(|m| kinds(schema, m, 0)).collect();
+    for (i, a) in members.iter().enumerate() {
+        for (j, b) in members.iter().enumerate().skip(i + 1) {
+            if kinds[i] & kinds[j] == 0 {
+                continue;
+            }
+            if kinds[i] | kinds[j] != KIND_OBJECT || !discriminated(schema, a, b) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+const KIND_STRING: u8 = 1;
+const KIND_NUMBER: u8 = 2;
+const KIND_BOOLEAN: u8 = 4;
+const KIND_NULL: u8 = 8;
+const KIND_ARRAY: u8 = 16;
+const KIND_OBJECT: u8 = 32;
+
+/// The JSON kinds a type admits, as a bit set.
+fn kinds(schema: &Schema, ty: &Type, hops: usize) -> u8 {
+    if hops > schema.types().len() {
+        return u8::MAX;
+    }
+    match ty {
+        Type::String | Type::Literal(_) => KIND_STRING,
+        Type::Number | Type::Integer => KIND_NUMBER,
+        Type::Boolean => KIND_BOOLEAN,
+        Type::Null => KIND_NULL,
+        Type::Unknown => u8::MAX,
+        Type::Record(_) | Type::Object(_) => KIND_OBJECT,
+        Type::Array(_) => KIND_ARRAY,
+        Type::Union(ms) => ms.iter().fold(0, |k, m| k | kinds(schema, m, hops + 1)),
+        Type::Ref(n) => kinds(schema, schema.resolve(n), hops + 1),
+    }
+}
+
+/// The object type behind references, if `ty` is one.
+fn as_object<'s>(schema: &'s Schema, mut ty: &'s Type) -> Option<&'s ObjectType> {
+    for _ in 0..=schema.types().len() {
+        match ty {
+            Type::Ref(n) => ty = schema.resolve(n),
+            Type::Object(o) => return Some(o),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether a field required in both object types holds disjoint literals.
+fn discriminated(schema: &Schema, a: &Type, b: &Type) -> bool {
+    let (Some(a), Some(b)) = (as_object(schema, a), as_object(schema, b)) else {
+        return false;
+    };
+    a.fields.iter().filter(|f| f.is_required()).any(|fa| {
+        let Some(fb) = b
+            .fields
+            .iter()
+            .find(|f| f.name == fa.name && f.is_required())
+        else {
+            return false;
+        };
+        match (literal_set(&fa.ty), literal_set(&fb.ty)) {
+            (Some(sa), Some(sb)) => sa.iter().all(|x| !sb.contains(x)),
+            _ => false,
+        }
+    })
 }
 
 /// How many nested steps (into a value, a reference or a union) one walk may
@@ -148,6 +245,10 @@ struct Checker<'s> {
     unknown: UnknownKeys,
     frames: usize,
     limit: usize,
+    /// Answers of union-member probes by (type, value) address: without
+    /// them, members that differ only deep inside would be walked again at
+    /// every level, which takes time exponential in the depth.
+    probes: HashMap<(usize, usize), bool>,
 }
 
 impl<'s> Checker<'s> {
@@ -157,7 +258,23 @@ impl<'s> Checker<'s> {
             unknown,
             frames: 0,
             limit: frame_limit(max_depth),
+            probes: HashMap::new(),
         }
+    }
+
+    /// Whether `v` matches `ty`, remembered for the life of this checker
+    /// (the value and the schema are borrowed, so addresses are stable).
+    fn probe(&mut self, ty: &Type, v: &Value) -> bool {
+        if v.is_primitive() {
+            return self.walk(ty, None, v, &mut Path::new(), None);
+        }
+        let key = (ty as *const Type as usize, v as *const Value as usize);
+        if let Some(&known) = self.probes.get(&key) {
+            return known;
+        }
+        let answer = self.walk(ty, None, v, &mut Path::new(), None);
+        self.probes.insert(key, answer);
+        answer
     }
 
     /// Whether `v` matches `ty`; with `out`, records every violation instead
@@ -318,10 +435,7 @@ impl<'s> Checker<'s> {
         path: &mut Path,
         out: Option<&mut Vec<Violation>>,
     ) -> bool {
-        if members
-            .iter()
-            .any(|m| self.walk(m, None, v, &mut Path::new(), None))
-        {
+        if members.iter().any(|m| self.probe(m, v)) {
             return true;
         }
         let Some(out) = out else {

@@ -38,7 +38,7 @@
 //!
 //! Undeclared keys are passed through untouched by both.
 
-use super::check::{self, CheckOptions, UnknownKeys, frame_limit, select};
+use super::check::{self, CheckOptions, UnknownKeys, frame_limit, members_exclusive, select};
 use super::defs::Schema;
 use super::types::{Field, ObjectType, Presence, Type};
 use crate::DEFAULT_MAX_DEPTH;
@@ -293,9 +293,20 @@ impl Elider<'_> {
                     return Ok(v);
                 };
                 let elided = self.elide(&members[b], v.clone())?;
-                let back = Filler::new(self.schema, &StoredDefaults)
-                    .fill_union(members, elided.clone())?;
-                if back == v { elided } else { v }
+                if elided == v {
+                    return Ok(v);
+                }
+                // Filling `elided` as member `b` gives `v` back (the walk below
+                // a union keeps that promise), so what remains to check is that
+                // fill picks `b` again. When filling could move a value between
+                // members, fill itself is the check.
+                let kept = if members_exclusive(self.schema, members) {
+                    select(self.schema, members, &elided) == Some(b)
+                } else {
+                    Filler::new(self.schema, &StoredDefaults).fill_union(members, elided.clone())?
+                        == v
+                };
+                if kept { elided } else { v }
             }
             (_, v) => v,
         })
