@@ -1542,3 +1542,49 @@ fn similar_union_members_do_not_explode() {
         started.elapsed()
     );
 }
+
+#[test]
+fn typescript_literals_read_as_javascript_reads_them() {
+    let src = "export const d = { T: { n: absentAs('number', 1_000.5), m: absentAs('number', .5), k: absentAs('number', 5.), e: absentAs('number', -2E+3),\n s: absentAs('string', '\\x41\\u00e9\\u{1F600}\\\n\\0\\'\\q'), t: absentAs('string', `a\r\nb\\``), 7: 'string' } } satisfies WireDefs;";
+    let doc = import_ts(&[("lits.ts", src)]).unwrap_or_else(|e| panic!("{e}"));
+    let t = doc.get("T").expect("T");
+    let default = |k: &str| t.get(k).and_then(|f| f.get("$absentAs")).cloned();
+    assert_eq!(default("n"), Some(json("1000.5")));
+    assert_eq!(default("m"), Some(json("0.5")));
+    assert_eq!(default("k"), Some(json("5")));
+    assert_eq!(default("e"), Some(json("-2000")));
+    assert_eq!(default("s"), Some(Value::from("A\u{e9}\u{1F600}\0'q")));
+    assert_eq!(default("t"), Some(Value::from("a\nb`")));
+    assert_eq!(t.get("7"), Some(&Value::from("string")));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Damaged definitions never panic: they import, or fail with the file,
+    /// a line and a column.
+    #[test]
+    fn damaged_typescript_fails_with_a_place(cuts in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..4, "[{}()\\[\\],:;'\"`$.?|<>/*\\\\a-z0-9 \n]{0,3}"), 1..4)) {
+        let mut src = read("wire-state-defs.ts");
+        for (at, cut, insert) in cuts {
+            let mut i = at.index(src.len());
+            while !src.is_char_boundary(i) {
+                i -= 1;
+            }
+            let mut j = (i + cut).min(src.len());
+            while !src.is_char_boundary(j) {
+                j += 1;
+            }
+            src.replace_range(i..j, &insert);
+        }
+        match import_ts(&[("seed.ts", &src)]) {
+            Ok(doc) => {
+                let _ = Schema::from_value(&doc);
+            }
+            Err(e) => {
+                prop_assert_eq!(e.path(), Some("seed.ts"));
+                prop_assert!(e.line() >= 1 && e.column() >= 1, "{:?}", e);
+            }
+        }
+    }
+}

@@ -29,7 +29,9 @@
 //! # Import
 //!
 //! [`import_json_schema`] reads that subset back into a definitions document,
-//! so that `export → import → export` is stable. It also accepts what tools
+//! so that `export → import → export` is stable, and the types come back the
+//! same (only a mixed union's literals may move next to each other, which
+//! changes nothing that checking, filling or eliding does). It also accepts what tools
 //! commonly write around it: `definitions` and `#/definitions/…` (draft 7),
 //! `oneOf` (read as a union), `type` arrays, `type` beside `enum`/`const`,
 //! `additionalProperties: false` or `true` beside `properties`, and the
@@ -112,6 +114,7 @@ pub fn import_json_schema(json_schema: &Value, root_name: &str) -> Result<Value>
     let mut imp = Importer {
         out: Map::new(),
         reserved: Vec::new(),
+        defined: Vec::new(),
         defs_key: "$defs",
     };
     let mut defs: Option<(&str, &Map)> = None;
@@ -138,6 +141,7 @@ pub fn import_json_schema(json_schema: &Value, root_name: &str) -> Result<Value>
     if let Some((key, m)) = defs {
         imp.defs_key = key;
         imp.reserved = m.keys().cloned().collect();
+        imp.defined = imp.reserved.clone();
     }
     let root_is_type = root.keys().any(|k| {
         !matches!(
@@ -302,6 +306,8 @@ struct Importer {
     out: Map,
     /// Names taken by `$defs` and the root, so hoisted objects avoid them.
     reserved: Vec<String>,
+    /// The names under `$defs`, the only ones a `$ref` may name.
+    defined: Vec<String>,
     defs_key: &'static str,
 }
 
@@ -700,7 +706,7 @@ impl Importer {
                 format!("expected a reference of the form {prefix}Name, found {r:?}"),
             )
         })?;
-        if !self.reserved.iter().any(|n| n == name) || !is_type_name(name) {
+        if !self.defined.iter().any(|n| n == name) || !is_type_name(name) {
             return Err(self.err(
                 path,
                 format!(
