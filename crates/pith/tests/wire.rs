@@ -471,7 +471,7 @@ fn definitions_errors_name_the_path() {
     let cases: &[(&str, &str)] = &[
         (
             r#"[]"#,
-            "at : expected a definitions document (an object from type names to definitions), found array",
+            "expected a definitions document (an object from type names to definitions), found array",
         ),
         (
             r#"{"string": "number"}"#,

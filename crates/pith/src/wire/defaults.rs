@@ -92,6 +92,15 @@ fn validated<'s>(schema: &'s Schema, type_name: &str, value: &Value) -> Result<&
         unknown_keys: UnknownKeys::Allow,
         ..CheckOptions::default()
     };
+    let depth = value.depth();
+    if depth > DEFAULT_MAX_DEPTH {
+        return Err(Error::new(
+            ErrorKind::DepthLimit,
+            format!(
+                "expected a value nested at most {DEFAULT_MAX_DEPTH} deep, found nesting {depth} deep"
+            ),
+        ));
+    }
     let violations = check::check(schema, type_name, value, &options)?;
     if let Some(first) = violations.first() {
         let more = match violations.len() - 1 {
@@ -99,16 +108,15 @@ fn validated<'s>(schema: &'s Schema, type_name: &str, value: &Value) -> Result<&
             1 => " (and 1 more violation)".to_owned(),
             n => format!(" (and {n} more violations)"),
         };
-        let kind = if first.expected.starts_with("a value nested at most") {
-            ErrorKind::DepthLimit
-        } else {
-            ErrorKind::Type
-        };
-        return Err(Error::at_path(
-            kind,
-            first.path.clone(),
+        let e = Error::new(
+            ErrorKind::Type,
             format!("expected {}, found {}{more}", first.expected, first.found),
-        ));
+        );
+        return Err(if first.path.is_empty() {
+            e
+        } else {
+            e.with_path(first.path.clone())
+        });
     }
     Ok(&named.ty)
 }

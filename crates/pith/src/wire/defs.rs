@@ -50,9 +50,8 @@ impl Schema {
     /// column inside the expression.
     pub fn from_value(doc: &Value) -> Result<Schema> {
         let Value::Object(root) = doc else {
-            return Err(Error::at_path(
+            return Err(Error::new(
                 ErrorKind::Schema,
-                "",
                 format!(
                     "expected a definitions document (an object from type names to definitions), found {}",
                     doc.type_name()
@@ -61,9 +60,8 @@ impl Schema {
         };
         let depth = doc.depth();
         if depth > DEFAULT_MAX_DEPTH {
-            return Err(Error::at_path(
+            return Err(Error::new(
                 ErrorKind::DepthLimit,
-                "",
                 format!(
                     "expected a document nested at most {DEFAULT_MAX_DEPTH} deep, found {depth}"
                 ),

@@ -95,16 +95,14 @@ pub fn export_json_schema_for(schema: &Schema, type_name: &str) -> Result<Value>
 pub fn import_json_schema(json_schema: &Value, root_name: &str) -> Result<Value> {
     let depth = json_schema.depth();
     if depth > DEFAULT_MAX_DEPTH {
-        return Err(Error::at_path(
+        return Err(Error::new(
             ErrorKind::DepthLimit,
-            "",
             format!("expected a schema nested at most {DEFAULT_MAX_DEPTH} deep, found {depth}"),
         ));
     }
     let Value::Object(root) = json_schema else {
-        return Err(Error::at_path(
+        return Err(Error::new(
             ErrorKind::Schema,
-            "",
             format!(
                 "expected a JSON Schema object, found {}",
                 json_schema.type_name()
