@@ -13,6 +13,8 @@
 //! * [`to_string`] / [`from_str`]: serde on top of the TOON codec.
 //! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
+//! * [`wire`]: typed definitions of the JSON a harness sends, with
+//!   validation, absent-field defaults, lossless elision and JSON Schema.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` it is handed and
@@ -25,6 +27,7 @@ pub mod tokens;
 mod serde;
 pub mod toon;
 pub mod value;
+pub mod wire;
 
 pub use crate::serde::{from_value, to_value};
 pub use error::{Error, ErrorKind, Position, Result};
