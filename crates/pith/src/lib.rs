@@ -41,3 +41,32 @@ pub use value::{Map, Value};
 /// this depth, so hostile input (100,000 nested arrays, say) is an error,
 /// never a stack overflow.
 pub const DEFAULT_MAX_DEPTH: usize = 256;
+
+/// Serializes `value` with serde and writes it as TOON (spec 4.x, default
+/// options).
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Row { id: u32, name: &'static str }
+///
+/// let rows = vec![Row { id: 1, name: "Ada" }, Row { id: 2, name: "Bob" }];
+/// assert_eq!(pith::to_string(&rows)?, "[2]{id,name}:\n  1,Ada\n  2,Bob");
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn to_string<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<String> {
+    toon::encode(&to_value(value)?, &toon::EncodeOptions::default())
+}
+
+/// Reads TOON (spec 4.x, strict) and deserializes it with serde.
+///
+/// ```
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Row { id: u32, name: String }
+///
+/// let rows: Vec<Row> = pith::from_str("[2]{id,name}:\n  1,Ada\n  2,Bob")?;
+/// assert_eq!(rows[1], Row { id: 2, name: "Bob".into() });
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn from_str<T: ::serde::de::DeserializeOwned>(text: &str) -> Result<T> {
+    from_value(toon::decode(text, &toon::DecodeOptions::default())?)
+}
