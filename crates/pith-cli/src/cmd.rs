@@ -6,8 +6,8 @@ use crate::args::{
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
-use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Value, json, toon};
 
 pub fn run(cli: Cli) -> Result<(), Failure> {

@@ -23,8 +23,8 @@
 pub mod error;
 pub mod json;
 pub mod number;
-pub mod tokens;
 mod serde;
+pub mod tokens;
 pub mod toon;
 pub mod value;
 pub mod wire;
