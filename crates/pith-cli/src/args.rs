@@ -21,6 +21,73 @@ pub enum Command {
     Decode(DecodeArgs),
     /// Count the tokens of texts: `<count><TAB><name>` per input.
     Tokens(TokensArgs),
+    /// Typed wire definitions: import, check, export, diff.
+    #[command(subcommand)]
+    Schema(SchemaCommand),
+}
+
+/// A definitions document and one of its types, for `--schema DEFS --type NAME`.
+#[derive(Debug, Args)]
+pub struct SchemaRef {
+    /// Wire definitions document (JSON or TOON) describing the data.
+    #[arg(long, value_name = "DEFS", requires = "type_name")]
+    pub schema: Option<PathBuf>,
+    /// The type of the whole document in `--schema`.
+    #[arg(long = "type", value_name = "NAME", requires = "schema")]
+    pub type_name: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SchemaCommand {
+    /// Read definitions written in the TypeScript wire DSL (`doc`, `absentAs`)
+    /// and write one definitions document.
+    ImportTs {
+        /// TypeScript files, read together.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write TOON instead of pretty JSON.
+        #[arg(long)]
+        toon: bool,
+    },
+    /// Check documents against a type; exit 1 on any violation.
+    Check {
+        /// The definitions document.
+        defs: PathBuf,
+        /// The type every document must have.
+        #[arg(long = "type", value_name = "NAME")]
+        type_name: String,
+        /// Documents (JSON or TOON); none or `-` reads stdin.
+        files: Vec<PathBuf>,
+        /// Accept keys the definitions do not declare (default: a violation).
+        #[arg(long)]
+        allow_unknown_keys: bool,
+    },
+    /// Write JSON Schema 2020-12 for the definitions.
+    Export {
+        /// The definitions document.
+        defs: PathBuf,
+        /// Make this type the schema's root (`$ref`).
+        #[arg(long = "type", value_name = "NAME")]
+        type_name: Option<String>,
+    },
+    /// Read the JSON Schema subset `export` writes and write definitions.
+    ImportJsonschema {
+        /// The JSON Schema document.
+        file: PathBuf,
+        /// The name for the schema's root type.
+        #[arg(long, default_value = "Root")]
+        root: String,
+    },
+    /// Classify the changes between two versions of the definitions.
+    Diff {
+        /// The older definitions.
+        old: PathBuf,
+        /// The newer definitions.
+        new: PathBuf,
+        /// Exit 1 when a change breaks older readers or writers.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -51,6 +118,9 @@ pub struct EncodeArgs {
     /// Most segments a folded key may have (toon3 with --key-folding safe).
     #[arg(long)]
     pub flatten_depth: Option<usize>,
+    /// Leave out fields equal to their `absentAs` default.
+    #[command(flatten)]
+    pub schema: SchemaRef,
     /// Write here instead of stdout.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -75,6 +145,9 @@ pub struct DecodeArgs {
     /// Indent the JSON output.
     #[arg(long)]
     pub pretty: bool,
+    /// Fill absent fields with their `absentAs` defaults.
+    #[command(flatten)]
+    pub schema: SchemaRef,
     /// Write here instead of stdout.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,

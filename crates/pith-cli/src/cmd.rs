@@ -6,6 +6,7 @@ use crate::args::{
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
+use crate::schema::{self, Direction};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Value, json, toon};
@@ -15,6 +16,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Encode(a) => encode(a),
         Command::Decode(a) => decode(a),
         Command::Tokens(a) => tokens(a),
+        Command::Schema(c) => crate::schema::run(c),
     }
 }
 
@@ -57,6 +59,7 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
     }
     let input = Input::read(a.file.as_deref())?;
     let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
+    let value = schema::apply(&a.schema, value, Direction::Elide, &input)?;
     let mut out = Vec::with_capacity(input.bytes.len());
     match a.format {
         EncodeFormat::Json => json::write_into(&value, &mut out),
@@ -106,6 +109,7 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         DecodeFormat::Auto => decode_auto(&input.bytes, &toon_opts(Spec::V4)),
     }
     .map_err(|e| input.failure(e))?;
+    let value = schema::apply(&a.schema, value, Direction::Fill, &input)?;
     let text = if a.pretty {
         json::to_string_pretty(&value, 2)
     } else {
@@ -120,7 +124,7 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
 /// documents that are also JSON texts are a root `[]`, a number, `true`,
 /// `false`, `null` or a quoted string, and each means the same value in
 /// both (TOON's escapes are a subset of JSON's).
-fn decode_auto(bytes: &[u8], opts: &DecodeOptions) -> pith::Result<Value> {
+pub fn decode_auto(bytes: &[u8], opts: &DecodeOptions) -> pith::Result<Value> {
     let first = bytes
         .iter()
         .copied()

@@ -17,6 +17,8 @@ pub enum Failure {
     Io { name: String, error: std::io::Error },
     /// Options that do not go together (exit 2).
     Usage(String),
+    /// Already reported on stderr; exit with this status.
+    Silent(u8),
 }
 
 impl Failure {
@@ -38,6 +40,7 @@ impl Failure {
                 eprintln!("pith: {msg}");
                 ExitCode::from(2)
             }
+            Failure::Silent(code) => ExitCode::from(code),
         }
     }
 }

@@ -9,6 +9,7 @@ mod args;
 mod cmd;
 mod fail;
 mod io;
+mod schema;
 
 use std::process::ExitCode;
 
