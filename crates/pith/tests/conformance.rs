@@ -47,12 +47,7 @@ fn main() {
                 let text = std::fs::read_to_string(&file).expect("fixture file");
                 let doc: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
                 let fname = file.file_name().unwrap().to_string_lossy().into_owned();
-                for (i, case) in doc["tests"]
-                    .as_array()
-                    .expect("tests array")
-                    .iter()
-                    .enumerate()
-                {
+                for (i, case) in doc["tests"].as_array().expect("tests array").iter().enumerate() {
                     cases += 1;
                     let name = format!(
                         "{version}/{category}/{fname}#{i} {}",
@@ -71,8 +66,7 @@ fn main() {
             }
         }
         assert_eq!(
-            cases,
-            pinned,
+            cases, pinned,
             "{version}: expected {pinned} fixture cases in {}, found {cases}",
             dir.display()
         );
