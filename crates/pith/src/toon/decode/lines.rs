@@ -100,11 +100,6 @@ impl<'a> Lines<'a> {
         self.ready = false;
     }
 
-    /// Bytes not yet scanned: an upper bound for how many lines can follow.
-    pub(super) fn remaining(&self) -> usize {
-        self.src.len().saturating_sub(self.pos)
-    }
-
     /// Scans to the next content line and stores it in `self.line`;
     /// `false` at the end of the input.
     fn scan(&mut self) -> Result<bool, Fault> {
