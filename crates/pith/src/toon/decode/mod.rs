@@ -59,7 +59,7 @@ mod token;
 pub(in crate::toon) use self::header::show;
 use self::header::{BadHeader, Class, Field, FieldKind, Fields, Header, Key};
 use self::lines::{Line, Lines, NO_BLANK};
-use self::object::{KeyMeta, Obj, Stack, fingerprint};
+use self::object::{EMPTY_ENTRY, KeyMeta, Obj, Stack, fingerprint};
 use self::token::{Tok, fill};
 use super::{DecodeOptions, ExpandPaths, Spec, expand};
 use crate::{Error, ErrorKind, Map, Result, Value};
@@ -717,10 +717,9 @@ impl<'a> Parser<'a> {
                 let Some(field) = f.plan.get(k) else {
                     return Err(wide(tok.trim(i, b).0, n));
                 };
-                entries.push((String::new(), Value::Null));
+                entries.push(EMPTY_ENTRY);
                 let entry = &mut entries[k];
-                entry.0.reserve_exact(field.name.len());
-                entry.0.push_str(&field.name);
+                entry.0 = field.name.clone();
                 let j = tok.cell_into(i, b, delim, &mut entry.1)?;
                 if j >= b {
                     break;

@@ -143,7 +143,7 @@ fn word4(s: &[u8]) -> u32 {
 
 /// An entry to fill in place. A constant, so that it is copied from
 /// read-only data rather than assembled on the stack and copied again.
-const EMPTY_ENTRY: (String, Value) = (String::new(), Value::Null);
+pub(super) const EMPTY_ENTRY: (String, Value) = (String::new(), Value::Null);
 
 /// What all objects under construction share: the fingerprints of their
 /// keys, key metadata for path expansion, and size hints per depth.
@@ -220,9 +220,7 @@ impl Stack {
         self.size(obj);
         obj.entries.push(EMPTY_ENTRY);
         let last = obj.entries.len() - 1;
-        let name = &mut obj.entries[last].0;
-        name.reserve_exact(key.len());
-        name.push_str(key);
+        obj.entries[last].0 = String::from(key);
         // Indexing reads the key, so it comes after the key is written.
         self.note(obj, print, meta);
         &mut obj.entries[last].1
