@@ -22,7 +22,12 @@
 //! ([`ExpandPaths::Safe`], 3.3 only, ignored under [`Spec::V4`]) turns
 //! unquoted dotted keys whose segments are identifiers into nested objects;
 //! conflicts are a [`ErrorKind::PathConflict`] error in strict mode and last
-//! write wins in lenient mode.
+//! write wins in lenient mode. Lines indented into no scope and content after
+//! a root array are errors here too, where the 3.3 reference decoder drops
+//! them silently.
+//!
+//! In both editions a byte-order mark and a CR before each line feed are
+//! removed before anything else.
 //!
 //! # Lenient mode
 //!
