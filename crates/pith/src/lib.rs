@@ -13,16 +13,19 @@
 //! * [`to_string`] / [`from_str`]: serde on top of the TOON codec.
 //! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
+//! * [`budget`]: the whole output within a token budget, collections cut
+//!   at row boundaries with omission receipts and continuation cursors.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` it is handed and
 //! never prints.
 
+pub mod budget;
 pub mod error;
 pub mod json;
 pub mod number;
-pub mod tokens;
 mod serde;
+pub mod tokens;
 pub mod toon;
 pub mod value;
 
