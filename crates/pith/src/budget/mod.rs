@@ -621,21 +621,25 @@ impl<'a, 'r> Fitter<'a, 'r> {
     /// made with some budget): counts only change with the number of digits
     /// of the budget, so one render per digit count decides it.
     fn minimum(&self, value: &mut Value) -> Result<usize> {
-        let mut counts: Vec<usize> = Vec::new();
-        for digits in 1..=19u32 {
-            let low = 10usize.pow(digits - 1);
+        // counts[i]: the output's tokens with a budget of i + 1 digits.
+        let mut counts: Vec<u64> = Vec::new();
+        for digits in 0..19u32 {
+            let low = 10u64.pow(digits);
             set_read_output(value, "budget", Value::from(low));
             let (_, n) = self.settle_value(value)?;
-            counts.push(n);
+            counts.push(n as u64);
             // Beyond this, budgets outgrow their own digits' cost by far.
-            if low >= n + 64 {
+            if low >= n as u64 + 64 {
                 break;
             }
         }
-        let mut best = 10usize.pow(counts.len() as u32 - 1);
+        // Walk down from the longest budgets, which all fit, while every
+        // budget of a digit count fits; the first count where only some do
+        // (or none) bounds the answer.
+        let mut best = 10u64.pow(counts.len().saturating_sub(1) as u32);
         for (i, &n) in counts.iter().enumerate().rev() {
-            let low = if i == 0 { 0 } else { 10usize.pow(i as u32) };
-            let high = 10usize.saturating_pow(i as u32 + 1) - 1;
+            let low = if i == 0 { 0 } else { 10u64.pow(i as u32) };
+            let high = 10u64.pow(i as u32 + 1) - 1;
             if n <= high {
                 best = n.max(low);
             }
@@ -643,7 +647,7 @@ impl<'a, 'r> Fitter<'a, 'r> {
                 break;
             }
         }
-        Ok(best)
+        Ok(usize::try_from(best).unwrap_or(usize::MAX))
     }
 
     fn exceeded(
