@@ -124,6 +124,16 @@ pub struct EncodeArgs {
     /// Write here instead of stdout.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// Bound the whole output to N tokens, receipts included, cutting
+    /// collections at row boundaries; `unbounded` for no bound.
+    #[arg(long, value_name = "N|unbounded")]
+    pub budget: Option<String>,
+    /// Tokenizer of --budget: o200k (GPT-4o, 4.1, 5), cl100k (GPT-4, 3.5) or bytes4.
+    #[arg(long, default_value = "o200k")]
+    pub tokenizer: String,
+    /// Continue a cut collection from the cursor in its omission receipt (needs --budget).
+    #[arg(long, value_name = "C")]
+    pub cursor: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -57,32 +57,48 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
             "--flatten-depth only applies with --key-folding safe".into(),
         ));
     }
+    let budget = crate::budget::Request::from_args(&a)?;
     let input = Input::read(a.file.as_deref())?;
     let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
     let value = schema::apply(&a.schema, value, Direction::Elide, &input)?;
+    if let Some(request) = budget {
+        let render = |v: &Value| render(&a, v);
+        return request.run(&value, &render, &input, a.output.as_ref());
+    }
     let mut out = Vec::with_capacity(input.bytes.len());
     match a.format {
         EncodeFormat::Json => json::write_into(&value, &mut out),
         EncodeFormat::Toon | EncodeFormat::Toon3 => {
-            let opts = EncodeOptions {
-                indent: usize::from(a.indent),
-                delimiter: delimiter(a.delimiter),
-                spec: if a.format == EncodeFormat::Toon3 {
-                    Spec::V3
-                } else {
-                    Spec::V4
-                },
-                key_folding: match a.key_folding {
-                    OnOff::Off => KeyFolding::Off,
-                    OnOff::Safe => KeyFolding::Safe,
-                },
-                flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
-                ..EncodeOptions::default()
-            };
-            toon::encode_into(&value, &opts, &mut out).map_err(|e| input.failure(e))?;
+            toon::encode_into(&value, &toon_options(&a), &mut out).map_err(|e| input.failure(e))?;
         }
     }
     write_output(a.output.as_ref(), &out)
+}
+
+/// The text `encode` writes for `v`, as one string: what `--budget` fits.
+fn render(a: &EncodeArgs, v: &Value) -> pith::Result<String> {
+    match a.format {
+        EncodeFormat::Json => Ok(json::to_string(v)),
+        EncodeFormat::Toon | EncodeFormat::Toon3 => toon::encode(v, &toon_options(a)),
+    }
+}
+
+fn toon_options(a: &EncodeArgs) -> EncodeOptions {
+    EncodeOptions {
+        indent: usize::from(a.indent),
+        delimiter: delimiter(a.delimiter),
+        spec: if a.format == EncodeFormat::Toon3 {
+            Spec::V3
+        } else {
+            Spec::V4
+        },
+        key_folding: match a.key_folding {
+            OnOff::Off => KeyFolding::Off,
+            OnOff::Safe => KeyFolding::Safe,
+        },
+        flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
+        ..EncodeOptions::default()
+    }
 }
 
 fn decode(a: DecodeArgs) -> Result<(), Failure> {

@@ -19,6 +19,13 @@ pub enum Failure {
     Usage(String),
     /// Already reported on stderr; exit with this status.
     Silent(u8),
+    /// No output fits `--budget` (exit 3): the notice goes where the output
+    /// would have gone, the message to stderr.
+    Budget {
+        notice: String,
+        output: Option<std::path::PathBuf>,
+        message: String,
+    },
 }
 
 impl Failure {
@@ -41,6 +48,21 @@ impl Failure {
                 ExitCode::from(2)
             }
             Failure::Silent(code) => ExitCode::from(code),
+            Failure::Budget {
+                notice,
+                output,
+                message,
+            } => {
+                eprintln!("pith: {message}");
+                if let Err(Failure::Io { name, error }) =
+                    crate::io::write_output(output.as_ref(), notice.as_bytes())
+                    && error.kind() != std::io::ErrorKind::BrokenPipe
+                {
+                    eprintln!("pith: {name}: {error}");
+                }
+                // The budget is the first failure and decides the status.
+                ExitCode::from(3)
+            }
         }
     }
 }

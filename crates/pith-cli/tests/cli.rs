@@ -14,7 +14,11 @@ fn pith(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("pith runs");
     // pith may exit before reading (a usage error), closing the pipe early.
-    let _ = child.stdin.take().expect("stdin").write_all(stdin.as_bytes());
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
     child.wait_with_output().expect("pith finishes")
 }
 

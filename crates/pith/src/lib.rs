@@ -15,11 +15,14 @@
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
 //! * [`wire`]: typed definitions of the JSON a harness sends, with
 //!   validation, absent-field defaults, lossless elision and JSON Schema.
+//! * [`budget`]: the whole output within a token budget, collections cut
+//!   at row boundaries with omission receipts and continuation cursors.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` it is handed and
 //! never prints.
 
+pub mod budget;
 pub mod error;
 pub mod json;
 pub mod number;
