@@ -216,3 +216,37 @@ fn schema_commands_fill_elide_and_check() {
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), "no changes\n"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `pith encode --format toon` writes exactly the library's bytes (which the
+/// differential test holds to the reference encoder's), for every dataset.
+#[test]
+fn encode_writes_the_library_bytes_for_every_dataset() {
+    let root = match std::env::var_os("PITH_DATASETS") {
+        Some(p) => PathBuf::from(p),
+        None => repo().join("../shared/datasets"),
+    };
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(
+        files.len() >= 20,
+        "datasets missing under {}",
+        root.display()
+    );
+    for f in files {
+        let o = pith(&["encode", "--format", "toon", f.to_str().unwrap()], "");
+        assert_eq!(o.status.code(), Some(0), "{}: {}", f.display(), stderr(&o));
+        let value = pith::json::parse_bytes(&std::fs::read(&f).unwrap()).unwrap();
+        let want = pith::toon::encode(&value, &Default::default()).unwrap();
+        assert!(o.stdout == want.as_bytes(), "{}", f.display());
+    }
+}
