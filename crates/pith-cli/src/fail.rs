@@ -17,6 +17,8 @@ pub enum Failure {
     Io { name: String, error: std::io::Error },
     /// Options that do not go together (exit 2).
     Usage(String),
+    /// `pith mcp`: the server's exit status, passed on; nothing to print.
+    Exit(u8),
 }
 
 impl Failure {
@@ -38,6 +40,7 @@ impl Failure {
                 eprintln!("pith: {msg}");
                 ExitCode::from(2)
             }
+            Failure::Exit(status) => ExitCode::from(status),
         }
     }
 }

@@ -66,12 +66,10 @@ impl Input {
 /// added; in a pipe or a file the bytes are written exactly.
 pub fn write_output(path: Option<&PathBuf>, bytes: &[u8]) -> Result<(), Failure> {
     match path {
-        Some(p) if p.as_os_str() != "-" => {
-            std::fs::write(p, bytes).map_err(|error| Failure::Io {
-                name: p.display().to_string(),
-                error,
-            })
-        }
+        Some(p) if p.as_os_str() != "-" => std::fs::write(p, bytes).map_err(|error| Failure::Io {
+            name: p.display().to_string(),
+            error,
+        }),
         _ => {
             let stdout = std::io::stdout();
             let tty = stdout.is_terminal();

@@ -21,8 +21,8 @@
 pub mod error;
 pub mod json;
 pub mod number;
-pub mod tokens;
 mod serde;
+pub mod tokens;
 pub mod toon;
 pub mod value;
 
