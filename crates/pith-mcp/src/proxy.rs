@@ -103,35 +103,64 @@ where
     };
     let tracker = Arc::new(Mutex::new(Tracker::default()));
     let mut upstream = tokio::spawn(pump_client(client_in, child_in, tracker.clone()));
-    let downstream = pump_server(child_out, client_out, tracker.clone(), options.clone());
-    tokio::pin!(downstream);
+    let mut writer = BufWriter::with_capacity(BUF, client_out);
+    let mut signals = Signals::new();
 
     let grace = options.shutdown_grace;
     let mut upstream_done = false;
     let mut client_closed = false;
-    let mut stage = Stage::Asked;
-    let mut deadline: Option<Instant> = None;
-    let (mut writer, client_ok) = loop {
-        tokio::select! {
-            out = &mut downstream => break out,
-            how = &mut upstream, if !upstream_done => {
-                upstream_done = true;
-                // The MCP stdio shutdown: stdin closed, then a grace period
-                // before SIGTERM, another before SIGKILL.
-                if how.unwrap_or(Upstream::ClientClosed) == Upstream::ClientClosed {
-                    client_closed = true;
-                    deadline = Some(Instant::now() + grace);
+    let mut stage = Stage::Running;
+    let mut escalate_at: Option<Instant> = None;
+    let mut status: Option<Option<ExitStatus>> = None;
+    let mut drain_until: Option<Instant> = None;
+    let client_ok = {
+        let downstream = pump_server(child_out, &mut writer, tracker.clone(), options.clone());
+        tokio::pin!(downstream);
+        loop {
+            tokio::select! {
+                ok = &mut downstream => break ok,
+                how = &mut upstream, if !upstream_done => {
+                    upstream_done = true;
+                    // The MCP stdio shutdown: stdin closed, then a grace
+                    // period before SIGTERM, another before SIGKILL.
+                    if how.unwrap_or(Upstream::ClientClosed) == Upstream::ClientClosed {
+                        client_closed = true;
+                        if status.is_none() {
+                            escalate_at.get_or_insert(Instant::now() + grace);
+                        }
+                    }
                 }
-            }
-            () = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                stage = stage.escalate(&mut child);
-                deadline = (stage != Stage::Killed).then(|| Instant::now() + grace);
+                () = signals.recv() => {
+                    // pith was told to stop: so is the server, at once (a
+                    // second signal kills it).
+                    stage = stage.escalate(&mut child);
+                    if status.is_none() {
+                        escalate_at = Some(Instant::now() + grace);
+                    }
+                }
+                exited = child.wait(), if status.is_none() => {
+                    status = Some(exited.ok());
+                    escalate_at = None;
+                    // A process the server left behind may hold its stdout
+                    // open; what it has not written by then is not waited for.
+                    drain_until = Some(Instant::now() + grace);
+                }
+                () = sleep_until(escalate_at.unwrap_or_else(Instant::now)), if escalate_at.is_some() => {
+                    stage = stage.escalate(&mut child);
+                    escalate_at = (stage != Stage::Killed).then(|| Instant::now() + grace);
+                }
+                () = sleep_until(drain_until.unwrap_or_else(Instant::now)), if drain_until.is_some() => {
+                    break true;
+                }
             }
         }
     };
     // Closes the server's stdin if the client has not.
     upstream.abort();
-    let status = reap(&mut child, grace, stage).await;
+    let status = match status {
+        Some(status) => status,
+        None => reap(&mut child, grace, stage).await,
+    };
 
     let unanswered = lock(&tracker).drain();
     if client_ok && !unanswered.is_empty() {
@@ -188,19 +217,18 @@ where
     Upstream::ClientClosed
 }
 
-/// Forwards the server's lines until its stdout closes; returns the client
-/// writer and whether the client still takes bytes.
-async fn pump_server<O>(
+/// Forwards the server's lines until its stdout closes; returns whether
+/// the client still takes bytes.
+async fn pump_server<W>(
     child_out: ChildStdout,
-    client_out: O,
+    writer: &mut W,
     tracker: Arc<Mutex<Tracker>>,
     options: Arc<Options>,
-) -> (BufWriter<O>, bool)
+) -> bool
 where
-    O: AsyncWrite + Unpin,
+    W: AsyncWrite + Unpin,
 {
     let mut reader = BufReader::with_capacity(BUF, child_out);
-    let mut writer = BufWriter::with_capacity(BUF, client_out);
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -215,15 +243,14 @@ where
         };
         let bytes = rewritten.as_deref().unwrap_or(&line);
         if writer.write_all(bytes).await.is_err() {
-            return (writer, false);
+            return false;
         }
         if reader.buffer().is_empty() && writer.flush().await.is_err() {
-            return (writer, false);
+            return false;
         }
         give_back(&mut line);
     }
-    let ok = writer.flush().await.is_ok();
-    (writer, ok)
+    writer.flush().await.is_ok()
 }
 
 /// [`transform`], on the blocking pool for long lines.
@@ -281,11 +308,11 @@ fn transform(
     }
 }
 
-/// How far the shutdown of the child has gone.
+/// How far pith has gone in stopping the child.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// Its stdin is (or will be) closed; it should exit by itself.
-    Asked,
+    /// No signal sent (its stdin may be closed).
+    Running,
     /// SIGTERM sent.
     Terminated,
     /// SIGKILL sent.
@@ -295,7 +322,7 @@ enum Stage {
 impl Stage {
     fn escalate(self, child: &mut Child) -> Stage {
         match self {
-            Stage::Asked => {
+            Stage::Running => {
                 terminate(child);
                 Stage::Terminated
             }
@@ -305,6 +332,51 @@ impl Stage {
                 Stage::Killed
             }
         }
+    }
+}
+
+/// SIGTERM, SIGINT and SIGHUP sent to pith itself.
+#[cfg(unix)]
+struct Signals(Vec<tokio::signal::unix::Signal>);
+
+#[cfg(unix)]
+impl Signals {
+    fn new() -> Signals {
+        use tokio::signal::unix::{SignalKind, signal};
+        let kinds = [
+            SignalKind::terminate(),
+            SignalKind::interrupt(),
+            SignalKind::hangup(),
+        ];
+        // A signal that cannot be listened to keeps its default action.
+        Signals(kinds.into_iter().filter_map(|k| signal(k).ok()).collect())
+    }
+
+    /// Resolves when one of the signals arrives.
+    async fn recv(&mut self) {
+        std::future::poll_fn(|cx| {
+            for s in &mut self.0 {
+                if let std::task::Poll::Ready(Some(())) = s.poll_recv(cx) {
+                    return std::task::Poll::Ready(());
+                }
+            }
+            std::task::Poll::Pending
+        })
+        .await
+    }
+}
+
+#[cfg(not(unix))]
+struct Signals;
+
+#[cfg(not(unix))]
+impl Signals {
+    fn new() -> Signals {
+        Signals
+    }
+
+    async fn recv(&mut self) {
+        std::future::pending::<()>().await
     }
 }
 

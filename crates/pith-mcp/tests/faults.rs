@@ -46,6 +46,9 @@ fn main() {
         Trial::test("cancelled_requests_are_not_failed", cancelled_requests),
         Trial::test("unrewritten_lines_are_byte_identical", byte_identical),
         Trial::test("missing_server_command_is_an_error", missing_command),
+        Trial::test("orphaned_stdout_does_not_hang", orphaned_stdout),
+        Trial::test("sigterm_to_pith_stops_the_server", sigterm_to_pith),
+        Trial::test("task_results_are_rewritten", task_results),
     ];
     libtest_mimic::run(&args, trials).exit();
 }
@@ -389,6 +392,80 @@ fn missing_command() -> Result<(), libtest_mimic::Failed> {
         err.contains("cannot start the MCP server `/nonexistent/mcp-server`"),
         "{err}"
     );
+    Ok(())
+}
+
+fn orphaned_stdout() -> Result<(), libtest_mimic::Failed> {
+    let (dir, orphan) = scratch("orphan");
+    let mut s = Session::start(
+        &["--orphan", orphan.to_str().unwrap()],
+        &[(GRACE_MS, "300")],
+    );
+    s.initialize();
+    let started = Instant::now();
+    s.close();
+    let status = s.wait();
+    let elapsed = started.elapsed();
+    let pid = std::fs::read_to_string(&orphan).unwrap();
+    let _ = Command::new("kill").arg(pid.trim()).status();
+    assert!(status.success());
+    assert!(
+        elapsed < Duration::from_secs(5),
+        "a left-behind process holding stdout is not waited for ({elapsed:?})"
+    );
+    drop(dir);
+    Ok(())
+}
+
+fn sigterm_to_pith() -> Result<(), libtest_mimic::Failed> {
+    let (dir, pidfile) = scratch("sigterm");
+    let mut s = Session::start(
+        &["--ignore-eof", "--pidfile", pidfile.to_str().unwrap()],
+        &[(GRACE_MS, "10000")],
+    );
+    s.initialize();
+    let started = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &s.proxy.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(
+        s.wait().code(),
+        Some(128 + 15),
+        "the server got the SIGTERM"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "at once, not after the grace"
+    );
+    assert!(!alive(&pidfile));
+    drop(dir);
+    Ok(())
+}
+
+fn task_results() -> Result<(), libtest_mimic::Failed> {
+    let (dir, log) = scratch("tasks");
+    let mut s = Session::start(&["--log", log.to_str().unwrap()], &[]);
+    s.initialize();
+    s.send(
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"rows","arguments":{"n":25,"tag":"t"},"task":{"ttl":60000}}}"#,
+    );
+    let created = s.recv().unwrap();
+    s.send(r#"{"jsonrpc":"2.0","id":8,"method":"tasks/result","params":{"taskId":"task-7"}}"#);
+    let result = parse_line(&s.recv().unwrap());
+    assert_eq!(encodings(&result), ["toon"]);
+    assert_eq!(text_items(&result), vec![rows_value(25, "t")]);
+    // A task the proxy never saw created passes untouched.
+    s.send(r#"{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"nope"}}"#);
+    let unknown = s.recv().unwrap();
+    s.close();
+    assert!(s.wait().success());
+    let sent = std::fs::read(&log).unwrap();
+    let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
+    assert!(sent[1] == created, "the task itself passes untouched");
+    assert!(sent[3] == unknown);
+    drop(dir);
     Ok(())
 }
 

@@ -20,6 +20,11 @@
 //   --exit-code N         exit with status N when stdin ends
 //   --ignore-eof          keep running when stdin ends
 //   --ignore-term         ignore SIGTERM
+//   --orphan FILE         start a process that keeps stdout open for 30 s
+//                         after this one exits; its pid goes to FILE
+//
+// A tools/call with a `task` parameter is answered with a task; tasks/result
+// then answers with the call's result.
 import fs from "node:fs";
 import readline from "node:readline";
 
@@ -41,6 +46,12 @@ if (value("--pidfile")) fs.writeFileSync(value("--pidfile"), String(process.pid)
 if (value("--stderr")) process.stderr.write(value("--stderr") + "\n");
 if (flag("--ignore-term")) process.on("SIGTERM", () => {});
 if (flag("--ignore-eof")) setInterval(() => {}, 1 << 30);
+if (value("--orphan")) {
+  const { spawn } = await import("node:child_process");
+  const orphan = spawn("sleep", ["30"], { stdio: ["ignore", "inherit", "ignore"], detached: true });
+  fs.writeFileSync(value("--orphan"), String(orphan.pid));
+  orphan.unref();
+}
 
 let pendingOut = [];
 let flushing = false;
@@ -96,6 +107,7 @@ function callResult(params) {
 
 let calls = 0;
 let held = [];
+const tasks = new Map();
 
 function shuffle(a) {
   // A fixed linear congruential sequence: shuffled, yet the same every run.
@@ -119,6 +131,17 @@ function onMessage(msg) {
     answer(msg.id, {
       tools: ["rows", "echo", "big"].map((name) => ({ name, inputSchema: { type: "object" } })),
     });
+  } else if (msg.method === "tools/call" && msg.params?.task) {
+    const taskId = `task-${msg.id}`;
+    tasks.set(taskId, msg.params);
+    const now = "2026-01-01T00:00:00Z";
+    answer(msg.id, {
+      task: { taskId, status: "working", createdAt: now, lastUpdatedAt: now, ttl: 60000 },
+    });
+  } else if (msg.method === "tasks/result") {
+    const params = tasks.get(msg.params?.taskId);
+    if (params) answer(msg.id, callResult(params));
+    else send(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "no such task" } }));
   } else if (msg.method === "tools/call") {
     calls += 1;
     if (dieAfter && calls >= dieAfter) process.kill(process.pid, "SIGKILL");
