@@ -131,10 +131,11 @@ where
                     }
                 }
                 () = signals.recv() => {
-                    // pith was told to stop: so is the server, at once (a
-                    // second signal kills it).
-                    stage = stage.escalate(&mut child);
-                    if status.is_none() {
+                    // pith was told to stop: so is the server, at once; the
+                    // grace period before SIGKILL still applies (a client
+                    // often sends SIGTERM just as pith's own timer does).
+                    if stage == Stage::Running && status.is_none() {
+                        stage = stage.escalate(&mut child);
                         escalate_at = Some(Instant::now() + grace);
                     }
                 }
