@@ -286,3 +286,75 @@ fn whole_messages_keep_their_other_members_and_terminator() {
     assert_eq!(rewrite_result(b"{\"result\":[]}\n", |_| true), None);
     assert_eq!(rewrite_result(b"not json\n", |_| true), None);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            "-?(0|[1-9][0-9]{0,19})(\\.[0-9]{1,20})?(e[+-]?[0-9]{1,3})?"
+                .prop_map(|s| pith::json::parse(&s).unwrap()),
+            any::<String>().prop_map(Value::String),
+            prop::sample::select(vec![
+                "", "true", "null", "42", "a: b", "- x", "[1]", "\"q\"", "a,b"
+            ])
+            .prop_map(Value::from),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        leaf().prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-z ]{0,6}", inner.clone()), 0..6).prop_map(|kv| {
+                    let mut m = Map::new();
+                    for (k, v) in kv {
+                        m.insert(k, v);
+                    }
+                    Value::Object(m)
+                }),
+                // Uniform records, the shape rewrites are for.
+                (
+                    prop::collection::vec("[a-z]{1,5}", 1..4),
+                    prop::collection::vec(prop::collection::vec(inner, 3), 1..8),
+                )
+                    .prop_map(|(keys, rows)| {
+                        Value::Array(
+                            rows.into_iter()
+                                .map(|cells| {
+                                    let mut m = Map::new();
+                                    for (k, v) in keys.iter().zip(cells) {
+                                        m.insert(k.clone(), v);
+                                    }
+                                    Value::Object(m)
+                                })
+                                .collect(),
+                        )
+                    }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Whatever is rewritten decodes to exactly what was there.
+        #[test]
+        fn rewrites_are_lossless(v in value(), pretty in any::<bool>()) {
+            let text = if pretty {
+                pith::json::to_string_pretty(&v, 2)
+            } else {
+                pith::json::to_string(&v)
+            };
+            let o = RewriteOptions { min_saving: 0, ..RewriteOptions::default() };
+            if let Some(r) = rewrite_text(&text, &o) {
+                prop_assert_eq!(decode(&r.text, r.encoding).unwrap(), v);
+                prop_assert!(r.tokens_after < r.tokens_before);
+            }
+        }
+    }
+}
