@@ -24,6 +24,9 @@ pub enum Command {
     /// Typed wire definitions: import, check, export, diff.
     #[command(subcommand)]
     Schema(SchemaCommand),
+    /// Run a stdio MCP server behind a proxy that re-encodes the JSON text
+    /// of tool results in fewer tokens, losslessly.
+    Mcp(McpArgs),
 }
 
 /// A definitions document and one of its types, for `--schema DEFS --type NAME`.
@@ -88,6 +91,44 @@ pub enum SchemaCommand {
         #[arg(long)]
         check: bool,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Least token saving for which a result's text is rewritten.
+    #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MIN_SAVING)]
+    pub min_saving: usize,
+    /// keep: forward structuredContent untouched; drop-if-equivalent: remove it
+    /// (and outputSchema from tools/list) when a text holds exactly its value.
+    #[arg(long, value_enum, default_value_t = Structured::Keep)]
+    pub structured: Structured,
+    /// Rewrite only tools whose name matches (repeatable; `*`, `?`).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Never rewrite tools whose name matches (repeatable; `*`, `?`).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Also rewrite tools that look like file readers (read_file, get_file_contents, …).
+    #[arg(long)]
+    pub no_default_excludes: bool,
+    /// Also rewrite results marked isError.
+    #[arg(long)]
+    pub rewrite_errors: bool,
+    /// Tokenizer that measures the saving: o200k, cl100k or bytes4.
+    #[arg(long, default_value = "o200k")]
+    pub tokenizer: String,
+    /// Texts longer than this many bytes pass untouched.
+    #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+    /// The server command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Structured {
+    Keep,
+    DropIfEquivalent,
 }
 
 #[derive(Debug, Args)]

@@ -17,8 +17,6 @@ pub enum Failure {
     Io { name: String, error: std::io::Error },
     /// Options that do not go together (exit 2).
     Usage(String),
-    /// Already reported on stderr; exit with this status.
-    Silent(u8),
     /// No output fits `--budget` (exit 3): the notice goes where the output
     /// would have gone, the message to stderr.
     Budget {
@@ -26,6 +24,9 @@ pub enum Failure {
         output: Option<std::path::PathBuf>,
         message: String,
     },
+    /// Already reported (or, for `pith mcp`, the server's exit status passed
+    /// on): exit with this status and print nothing more.
+    Exit(u8),
 }
 
 impl Failure {
@@ -47,7 +48,6 @@ impl Failure {
                 eprintln!("pith: {msg}");
                 ExitCode::from(2)
             }
-            Failure::Silent(code) => ExitCode::from(code),
             Failure::Budget {
                 notice,
                 output,
@@ -63,6 +63,7 @@ impl Failure {
                 // The budget is the first failure and decides the status.
                 ExitCode::from(3)
             }
+            Failure::Exit(status) => ExitCode::from(status),
         }
     }
 }
