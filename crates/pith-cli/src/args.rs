@@ -23,6 +23,12 @@ pub enum Command {
     Tokens(TokensArgs),
     /// Every form's bytes and tokens per file, and what auto chose.
     Measure(MeasureArgs),
+    /// Typed wire definitions: import, check, export, diff.
+    #[command(subcommand)]
+    Schema(SchemaCommand),
+    /// Run a stdio MCP server behind a proxy that re-encodes the JSON text
+    /// of tool results in fewer tokens, losslessly.
+    Mcp(McpArgs),
 }
 
 #[derive(Debug, Args)]
@@ -36,6 +42,108 @@ pub struct MeasureArgs {
     /// o200k (GPT-4o, 4.1, 5), cl100k (GPT-4, 3.5) or bytes4 (ceil(bytes/4)).
     #[arg(long, default_value = "o200k")]
     pub tokenizer: String,
+}
+
+/// A definitions document and one of its types, for `--schema DEFS --type NAME`.
+#[derive(Debug, Args)]
+pub struct SchemaRef {
+    /// Wire definitions document (JSON or TOON) describing the data.
+    #[arg(long, value_name = "DEFS", requires = "type_name")]
+    pub schema: Option<PathBuf>,
+    /// The type of the whole document in `--schema`.
+    #[arg(long = "type", value_name = "NAME", requires = "schema")]
+    pub type_name: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SchemaCommand {
+    /// Read definitions written in the TypeScript wire DSL (`doc`, `absentAs`)
+    /// and write one definitions document.
+    ImportTs {
+        /// TypeScript files, read together.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write TOON instead of pretty JSON.
+        #[arg(long)]
+        toon: bool,
+    },
+    /// Check documents against a type; exit 1 on any violation.
+    Check {
+        /// The definitions document.
+        defs: PathBuf,
+        /// The type every document must have.
+        #[arg(long = "type", value_name = "NAME")]
+        type_name: String,
+        /// Documents (JSON or TOON); none or `-` reads stdin.
+        files: Vec<PathBuf>,
+        /// Accept keys the definitions do not declare (default: a violation).
+        #[arg(long)]
+        allow_unknown_keys: bool,
+    },
+    /// Write JSON Schema 2020-12 for the definitions.
+    Export {
+        /// The definitions document.
+        defs: PathBuf,
+        /// Make this type the schema's root (`$ref`).
+        #[arg(long = "type", value_name = "NAME")]
+        type_name: Option<String>,
+    },
+    /// Read the JSON Schema subset `export` writes and write definitions.
+    ImportJsonschema {
+        /// The JSON Schema document.
+        file: PathBuf,
+        /// The name for the schema's root type.
+        #[arg(long, default_value = "Root")]
+        root: String,
+    },
+    /// Classify the changes between two versions of the definitions.
+    Diff {
+        /// The older definitions.
+        old: PathBuf,
+        /// The newer definitions.
+        new: PathBuf,
+        /// Exit 1 when a change breaks older readers or writers.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Least token saving for which a result's text is rewritten.
+    #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MIN_SAVING)]
+    pub min_saving: usize,
+    /// keep: forward structuredContent untouched; drop-if-equivalent: remove it
+    /// (and outputSchema from tools/list) when a text holds exactly its value.
+    #[arg(long, value_enum, default_value_t = Structured::Keep)]
+    pub structured: Structured,
+    /// Rewrite only tools whose name matches (repeatable; `*`, `?`).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Never rewrite tools whose name matches (repeatable; `*`, `?`).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Also rewrite tools that look like file readers (read_file, get_file_contents, …).
+    #[arg(long)]
+    pub no_default_excludes: bool,
+    /// Also rewrite results marked isError.
+    #[arg(long)]
+    pub rewrite_errors: bool,
+    /// Tokenizer that measures the saving: o200k, cl100k or bytes4.
+    #[arg(long, default_value = "o200k")]
+    pub tokenizer: String,
+    /// Texts longer than this many bytes pass untouched.
+    #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+    /// The server command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Structured {
+    Keep,
+    DropIfEquivalent,
 }
 
 #[derive(Debug, Args)]
@@ -57,9 +165,6 @@ pub struct EncodeArgs {
     /// What `auto` minimises (and `table` interns by).
     #[arg(long, value_enum, default_value_t = SelectArg::Tokens)]
     pub select: SelectArg,
-    /// The tokenizer `--select tokens` counts with: o200k, cl100k or bytes4.
-    #[arg(long, default_value = "o200k")]
-    pub tokenizer: String,
     /// Spaces per indentation level.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub indent: u16,
@@ -72,9 +177,23 @@ pub struct EncodeArgs {
     /// Most segments a folded key may have (toon3 with --key-folding safe).
     #[arg(long)]
     pub flatten_depth: Option<usize>,
+    /// Leave out fields equal to their `absentAs` default.
+    #[command(flatten)]
+    pub schema: SchemaRef,
     /// Write here instead of stdout.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// Bound the whole output to N tokens, receipts included, cutting
+    /// collections at row boundaries; `unbounded` for no bound.
+    #[arg(long, value_name = "N|unbounded")]
+    pub budget: Option<String>,
+    /// Tokenizer of --budget and of --select tokens: o200k (GPT-4o, 4.1, 5),
+    /// cl100k (GPT-4, 3.5) or bytes4.
+    #[arg(long, default_value = "o200k")]
+    pub tokenizer: String,
+    /// Continue a cut collection from the cursor in its omission receipt (needs --budget).
+    #[arg(long, value_name = "C")]
+    pub cursor: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -96,6 +215,9 @@ pub struct DecodeArgs {
     /// Indent the JSON output.
     #[arg(long)]
     pub pretty: bool,
+    /// Fill absent fields with their `absentAs` defaults.
+    #[command(flatten)]
+    pub schema: SchemaRef,
     /// Write here instead of stdout.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,

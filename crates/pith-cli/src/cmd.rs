@@ -1,11 +1,12 @@
 //! One function per subcommand: arguments in, library calls, bytes out.
 
 use crate::args::{
-    Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, OnOff,
-    SelectArg, TokensArgs,
+    Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, McpArgs, OnOff,
+    SelectArg, Structured, TokensArgs,
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
+use crate::schema::{self, Direction};
 use pith::select::{self, Form, Metric};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
@@ -17,6 +18,46 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Decode(a) => decode(a),
         Command::Tokens(a) => tokens(a),
         Command::Measure(a) => crate::measure::run(a),
+        Command::Schema(c) => crate::schema::run(c),
+        Command::Mcp(a) => mcp(a),
+    }
+}
+
+fn mcp(a: McpArgs) -> Result<(), Failure> {
+    let tokenizer = a
+        .tokenizer
+        .parse()
+        .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))?;
+    let options = pith_mcp::Options {
+        rewrite: pith_mcp::RewriteOptions {
+            min_saving: a.min_saving,
+            tokenizer,
+            max_bytes: a.max_bytes,
+        },
+        structured: match a.structured {
+            Structured::Keep => pith_mcp::Structured::Keep,
+            Structured::DropIfEquivalent => pith_mcp::Structured::DropIfEquivalent,
+        },
+        tools: pith_mcp::ToolFilter {
+            include: a.include,
+            exclude: a.exclude,
+            default_excludes: !a.no_default_excludes,
+        },
+        rewrite_errors: a.rewrite_errors,
+        ..pith_mcp::Options::default()
+    };
+    let Some((command, args)) = a.command.split_first() else {
+        return Err(Failure::Usage(
+            "pith mcp needs a server command after `--`".into(),
+        ));
+    };
+    match pith_mcp::run(command, args, &options) {
+        Ok(0) => Ok(()),
+        Ok(status) => Err(Failure::Exit(status)),
+        Err(e) => Err(Failure::Io {
+            name: "mcp".into(),
+            error: std::io::Error::other(e.to_string()),
+        }),
     }
 }
 
@@ -59,13 +100,22 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
             "--flatten-depth only applies with --key-folding safe".into(),
         ));
     }
-    let metric = match a.select {
-        SelectArg::Tokens => Metric::Tokens(tokenizer_kind(&a.tokenizer)?),
-        SelectArg::Bytes => Metric::Bytes,
-    };
+    let opts = select_options(&a)?;
+    let budget = crate::budget::Request::from_args(&a)?;
     let input = Input::read(a.file.as_deref())?;
     let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
-    let opts = select::Options {
+    let value = schema::apply(&a.schema, value, Direction::Elide, &input)?;
+    if let Some(request) = budget {
+        let render = |v: &Value| select::encode(v, &opts).map(|out| out.text);
+        return request.run(&value, &render, &input, a.output.as_ref());
+    }
+    let out = select::encode(&value, &opts).map_err(|e| input.failure(e))?;
+    write_output(a.output.as_ref(), out.text.as_bytes())
+}
+
+/// The form, metric and layout `encode` writes with.
+fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
+    Ok(select::Options {
         form: match a.format {
             EncodeFormat::Auto => Form::Auto,
             EncodeFormat::Toon | EncodeFormat::Toon3 => Form::Toon,
@@ -74,25 +124,30 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
             EncodeFormat::Table => Form::Table,
             EncodeFormat::Json => Form::Json,
         },
-        metric,
-        toon: EncodeOptions {
-            indent: usize::from(a.indent),
-            delimiter: delimiter(a.delimiter),
-            spec: if a.format == EncodeFormat::Toon3 {
-                Spec::V3
-            } else {
-                Spec::V4
-            },
-            key_folding: match a.key_folding {
-                OnOff::Off => KeyFolding::Off,
-                OnOff::Safe => KeyFolding::Safe,
-            },
-            flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
-            ..EncodeOptions::default()
+        metric: match a.select {
+            SelectArg::Tokens => Metric::Tokens(tokenizer_kind(&a.tokenizer)?),
+            SelectArg::Bytes => Metric::Bytes,
         },
-    };
-    let out = select::encode(&value, &opts).map_err(|e| input.failure(e))?;
-    write_output(a.output.as_ref(), out.text.as_bytes())
+        toon: toon_options(a),
+    })
+}
+
+fn toon_options(a: &EncodeArgs) -> EncodeOptions {
+    EncodeOptions {
+        indent: usize::from(a.indent),
+        delimiter: delimiter(a.delimiter),
+        spec: if a.format == EncodeFormat::Toon3 {
+            Spec::V3
+        } else {
+            Spec::V4
+        },
+        key_folding: match a.key_folding {
+            OnOff::Off => KeyFolding::Off,
+            OnOff::Safe => KeyFolding::Safe,
+        },
+        flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
+        ..EncodeOptions::default()
+    }
 }
 
 fn decode(a: DecodeArgs) -> Result<(), Failure> {
@@ -112,15 +167,20 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         },
         ..DecodeOptions::default()
     };
-    let max_depth = pith::DEFAULT_MAX_DEPTH;
+    // Whatever the syntax, the tables of every form are restored.
+    let restore = |v| select::restore(v, pith::DEFAULT_MAX_DEPTH);
     let value = match a.format {
-        DecodeFormat::Json => json::parse_bytes(&input.bytes),
-        DecodeFormat::Toon => toon::decode_bytes(&input.bytes, &toon_opts(Spec::V4)),
-        DecodeFormat::Toon3 => toon::decode_bytes(&input.bytes, &toon_opts(Spec::V3)),
+        DecodeFormat::Json => json::parse_bytes(&input.bytes).and_then(restore),
+        DecodeFormat::Toon => {
+            toon::decode_bytes(&input.bytes, &toon_opts(Spec::V4)).and_then(restore)
+        }
+        DecodeFormat::Toon3 => {
+            toon::decode_bytes(&input.bytes, &toon_opts(Spec::V3)).and_then(restore)
+        }
         DecodeFormat::Auto => decode_auto(&input.bytes, &toon_opts(Spec::V4)),
     }
-    .and_then(|v| select::restore(v, max_depth))
     .map_err(|e| input.failure(e))?;
+    let value = schema::apply(&a.schema, value, Direction::Fill, &input)?;
     let text = if a.pretty {
         json::to_string_pretty(&value, 2)
     } else {
@@ -129,10 +189,10 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
     write_output(a.output.as_ref(), text.as_bytes())
 }
 
-/// JSON when the text parses as JSON, TOON otherwise (see
-/// [`pith::select::parse`]); the caller restores the tables.
-fn decode_auto(bytes: &[u8], opts: &DecodeOptions) -> pith::Result<Value> {
-    select::parse(bytes, opts)
+/// Any form `encode` writes, told apart by itself: JSON or TOON by syntax,
+/// then its tables restored (see [`pith::select::decode`]).
+pub fn decode_auto(bytes: &[u8], opts: &DecodeOptions) -> pith::Result<Value> {
+    select::decode(bytes, opts)
 }
 
 fn delimiter(d: DelimiterArg) -> Delimiter {

@@ -17,6 +17,16 @@ pub enum Failure {
     Io { name: String, error: std::io::Error },
     /// Options that do not go together (exit 2).
     Usage(String),
+    /// No output fits `--budget` (exit 3): the notice goes where the output
+    /// would have gone, the message to stderr.
+    Budget {
+        notice: String,
+        output: Option<std::path::PathBuf>,
+        message: String,
+    },
+    /// Already reported (or, for `pith mcp`, the server's exit status passed
+    /// on): exit with this status and print nothing more.
+    Exit(u8),
 }
 
 impl Failure {
@@ -38,6 +48,22 @@ impl Failure {
                 eprintln!("pith: {msg}");
                 ExitCode::from(2)
             }
+            Failure::Budget {
+                notice,
+                output,
+                message,
+            } => {
+                eprintln!("pith: {message}");
+                if let Err(Failure::Io { name, error }) =
+                    crate::io::write_output(output.as_ref(), notice.as_bytes())
+                    && error.kind() != std::io::ErrorKind::BrokenPipe
+                {
+                    eprintln!("pith: {name}: {error}");
+                }
+                // The budget is the first failure and decides the status.
+                ExitCode::from(3)
+            }
+            Failure::Exit(status) => ExitCode::from(status),
         }
     }
 }

@@ -6,10 +6,12 @@
 //! ([`fail`]): 0 success, 1 bad input, 2 usage, 3 budget cannot be met.
 
 mod args;
+mod budget;
 mod cmd;
 mod fail;
 mod io;
 mod measure;
+mod schema;
 
 use std::process::ExitCode;
 

@@ -44,8 +44,13 @@ pub enum ErrorKind {
     PathConflict,
     /// A value that cannot be represented (for example a non-string map key from serde).
     Unrepresentable,
-    /// A value that does not match what a typed reader expected (serde).
+    /// A value that does not match what a typed reader expected (serde) or
+    /// the type a wire schema gives it.
     Type,
+    /// A wire-schema definitions document (or JSON Schema, or TypeScript
+    /// definitions) that is malformed, names an undefined type, or gives a
+    /// default its own type rejects.
+    Schema,
     /// Reading or writing failed.
     Io,
 }
@@ -211,7 +216,14 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.inner.position, &self.inner.path) {
-            (Some(p), _) => write!(
+            // Text inside a named place: a type expression inside a definition,
+            // or a line of a named file.
+            (Some(p), Some(path)) => write!(
+                f,
+                "at {path}, line {}, column {}: {}",
+                p.line, p.column, self.inner.message
+            ),
+            (Some(p), None) => write!(
                 f,
                 "line {}, column {}: {}",
                 p.line, p.column, self.inner.message

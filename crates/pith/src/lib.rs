@@ -19,11 +19,16 @@
 //!   and per document, never more than compact JSON), and the one reader of
 //!   them all.
 //! * [`equiv`]: equality under the fact-preservation contract.
+//! * [`wire`]: typed definitions of the JSON a harness sends, with
+//!   validation, absent-field defaults, lossless elision and JSON Schema.
+//! * [`budget`]: the whole output within a token budget, collections cut
+//!   at row boundaries with omission receipts and continuation cursors.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` it is handed and
 //! never prints.
 
+pub mod budget;
 pub mod equiv;
 pub mod error;
 pub mod json;
@@ -34,6 +39,7 @@ pub mod table;
 pub mod tokens;
 pub mod toon;
 pub mod value;
+pub mod wire;
 
 pub use crate::serde::{from_value, to_value};
 pub use error::{Error, ErrorKind, Position, Result};
@@ -47,3 +53,32 @@ pub use value::{Map, Value};
 /// this depth, so hostile input (100,000 nested arrays, say) is an error,
 /// never a stack overflow.
 pub const DEFAULT_MAX_DEPTH: usize = 256;
+
+/// Serializes `value` with serde and writes it as TOON (spec 4.x, default
+/// options).
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Row { id: u32, name: &'static str }
+///
+/// let rows = vec![Row { id: 1, name: "Ada" }, Row { id: 2, name: "Bob" }];
+/// assert_eq!(pith::to_string(&rows)?, "[2]{id,name}:\n  1,Ada\n  2,Bob");
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn to_string<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<String> {
+    toon::encode(&to_value(value)?, &toon::EncodeOptions::default())
+}
+
+/// Reads TOON (spec 4.x, strict) and deserializes it with serde.
+///
+/// ```
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Row { id: u32, name: String }
+///
+/// let rows: Vec<Row> = pith::from_str("[2]{id,name}:\n  1,Ada\n  2,Bob")?;
+/// assert_eq!(rows[1], Row { id: 2, name: "Bob".into() });
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn from_str<T: ::serde::de::DeserializeOwned>(text: &str) -> Result<T> {
+    from_value(toon::decode(text, &toon::DecodeOptions::default())?)
+}

@@ -33,7 +33,8 @@
 
 use std::fmt;
 
-/// The largest magnitude of a literal's decimal exponent that pith accepts.
+/// The largest magnitude of a number's decimal exponent in scientific
+/// notation (one digit before the point) that pith accepts.
 pub const MAX_EXPONENT: i64 = 999_999_999;
 
 /// An exact decimal number.

@@ -805,6 +805,19 @@ fn numbers_no_serde_primitive_holds_pass_exactly_between_pith_values() {
         v
     );
 
+    // An object that happens to use the key pith's bridge uses internally
+    // stays an object.
+    for text in [
+        r#"{"$pith::private::Number":"5"}"#,
+        r#"{"$pith::private::Number":"1e400"}"#,
+        r#"{"$pith::private::Number":5}"#,
+    ] {
+        let v = json::parse(text).unwrap();
+        assert_eq!(pith::from_value::<Value>(v.clone()).unwrap(), v, "{text}");
+        assert_eq!(pith::to_value(&v).unwrap(), v, "{text}");
+        assert_eq!(serde_json::from_str::<Value>(text).unwrap(), v, "{text}");
+    }
+
     // Other formats get an error naming the number, never a rounded one.
     let e = serde_json::to_string(&num("1e400")).unwrap_err();
     assert!(e.to_string().contains("found 1e+400"), "{e}");

@@ -8,6 +8,10 @@ use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFoldin
 use pith::{Map, Number, Value};
 use proptest::prelude::*;
 
+#[path = "support/equiv.rs"]
+mod equiv;
+use equiv::same;
+
 fn number() -> impl Strategy<Value = Number> {
     prop_oneof![
         any::<i64>().prop_map(Number::from),
@@ -136,32 +140,6 @@ fn object(entries: Vec<(String, Value)>) -> Value {
     Value::Object(entries.into_iter().collect::<Map>())
 }
 
-/// Equality under the contract: exact, except that objects inside arrays of
-/// objects or objects of objects may list their keys in another order.
-fn same(a: &Value, b: &Value, reorderable: bool) -> bool {
-    match (a, b) {
-        (Value::Array(x), Value::Array(y)) => {
-            let objects = x.iter().all(|v| matches!(v, Value::Object(_)));
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, objects))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            if x.len() != y.len() {
-                return false;
-            }
-            let nested = x.values().all(|v| matches!(v, Value::Object(_)));
-            if reorderable {
-                x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w, true)))
-            } else {
-                x.iter()
-                    .zip(y.iter())
-                    .all(|((k, v), (l, w))| k == l && same(v, w, nested))
-            }
-        }
-        _ => a == b,
-    }
-}
-
 const DELIMITERS: [Delimiter; 3] = [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe];
 
 proptest! {
@@ -174,11 +152,15 @@ proptest! {
         let dec = DecodeOptions { indent, ..DecodeOptions::default() };
         let back = pith::toon::decode(&text, &dec)
             .unwrap_or_else(|e| panic!("{}\n--- text:\n{text}", e.render(&text)));
-        prop_assert!(same(&v, &back, false), "value {v:?}\ntext:\n{text}\nback {back:?}");
+        prop_assert!(same(&v, &back), "value {v:?}\ntext:\n{text}\nback {back:?}");
     }
 
     #[test]
     fn toon3_round_trips_with_key_folding(v in value(), d in 0usize..3, indent in 1usize..=4) {
+        // Spec 3.3 writes a literal key such as `a.b` unquoted even when
+        // folding (its key-folding fixtures require it), so expansion cannot
+        // tell it from a folded one: such keys are outside this property.
+        prop_assume!(!has_expandable_key(&v));
         let enc = EncodeOptions {
             indent,
             delimiter: DELIMITERS[d],
@@ -195,7 +177,7 @@ proptest! {
         };
         let back = pith::toon::decode(&text, &dec)
             .unwrap_or_else(|e| panic!("{}\n--- text:\n{text}", e.render(&text)));
-        prop_assert!(same(&v, &back, false), "value {v:?}\ntext:\n{text}\nback {back:?}");
+        prop_assert!(same(&v, &back), "value {v:?}\ntext:\n{text}\nback {back:?}");
     }
 
     #[test]
@@ -204,6 +186,23 @@ proptest! {
         prop_assert_eq!(&pith::json::parse(&text).expect("parses"), &v);
         let pretty = pith::json::to_string_pretty(&v, 2);
         prop_assert_eq!(&pith::json::parse(&pretty).expect("parses"), &v);
+    }
+}
+
+/// Whether some key is a dotted path of identifier segments.
+fn has_expandable_key(v: &Value) -> bool {
+    let ident = |s: &str| {
+        let mut c = s.chars();
+        c.next()
+            .is_some_and(|f| f == '_' || f.is_ascii_alphabetic())
+            && c.all(|ch| ch == '_' || ch.is_ascii_alphanumeric())
+    };
+    match v {
+        Value::Array(a) => a.iter().any(has_expandable_key),
+        Value::Object(m) => m
+            .iter()
+            .any(|(k, w)| (k.contains('.') && k.split('.').all(ident)) || has_expandable_key(w)),
+        _ => false,
     }
 }
 
@@ -221,9 +220,9 @@ fn the_equivalence_check_catches_lost_facts() {
     ];
     for text in lost {
         let w = pith::json::parse(text).unwrap();
-        assert!(!same(&v, &w, false), "missed a lost fact: {text}");
+        assert!(!same(&v, &w), "missed a lost fact: {text}");
     }
     let reordered =
         pith::json::parse(r#"{"rows":[{"a":1,"b":null},{"b":[],"a":2}],"k":{"x":{}}}"#).unwrap();
-    assert!(same(&v, &reordered, false), "table rows may reorder keys");
+    assert!(same(&v, &reordered), "table rows may reorder keys");
 }

@@ -265,10 +265,17 @@ impl Encoded {
 ///
 /// ```
 /// use pith::select::{decode, encode, Options};
-/// let v = pith::json::parse(r#"{"items":[{"id":1,"tags":["a","b"]},{"id":2,"tags":[]}]}"#)?;
+/// let v = pith::json::parse(
+///     r#"{"items":[{"id":1,"title":"first","tags":["a","b"]},{"id":2,"title":"second","tags":["c"]},
+///                  {"id":3,"title":"third","tags":[]},{"id":4,"title":"fourth","tags":["d"]}]}"#,
+/// )?;
 /// let out = encode(&v, &Options::default())?;
 /// assert_eq!(out.describe(), "toon; hoisted-compact: items");
-/// assert_eq!(out.text, "items[2]{id,tags}:\n  1,a b\n  2,\"\"\nitems_encoding:\n  json_columns[0]:\n  list_columns[1]: tags");
+/// assert_eq!(
+///     out.text,
+///     "items[4]{id,title,tags}:\n  1,first,a b\n  2,second,c\n  3,third,\"\"\n  4,fourth,d\n\
+///      items_encoding:\n  json_columns: []\n  list_columns[1]: tags"
+/// );
 /// assert_eq!(decode(out.text.as_bytes(), &Default::default())?, v);
 /// # Ok::<(), pith::Error>(())
 /// ```

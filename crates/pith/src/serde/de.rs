@@ -262,7 +262,8 @@ impl<'de, V: Visitor<'de>> fmt::Display for Expecting<'_, V> {
     }
 }
 
-/// `{NUMBER_TOKEN: "<the number>"}`, as pith's value visitor reads it.
+/// `{NUMBER_TOKEN: "<the number>"}` with the token as bytes, as pith's value
+/// visitor reads it.
 struct NumberAccess {
     text: Option<Number>,
 }
@@ -274,7 +275,8 @@ impl<'de> MapAccess<'de> for NumberAccess {
         if self.text.is_none() {
             return Ok(None);
         }
-        seed.deserialize(NUMBER_TOKEN.into_deserializer()).map(Some)
+        let token = ::serde::de::value::BytesDeserializer::new(NUMBER_TOKEN.as_bytes());
+        seed.deserialize(token).map(Some)
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {

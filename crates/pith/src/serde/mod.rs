@@ -47,7 +47,7 @@ mod de;
 mod ser;
 
 use crate::{Error, ErrorKind, Map, Number, Result, Value};
-use ::serde::de::{DeserializeOwned, MapAccess, SeqAccess, Visitor};
+use ::serde::de::{DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -270,18 +270,20 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> std::result::Result<Value, A::Error> {
         let mut map = Map::with_capacity(access.size_hint().unwrap_or(0).min(4096));
         let mut keys = crate::json::KeySet::default();
-        let Some(first) = access.next_key::<String>()? else {
-            return Ok(Value::Object(map));
+        let first = match access.next_key_seed(KeySeed)? {
+            None => return Ok(Value::Object(map)),
+            Some(Key::Token) => {
+                // pith's deserializer hands over a number that no serde
+                // primitive holds as a map of this token to the number's text.
+                let text: String = access.next_value()?;
+                return Number::parse(&text)
+                    .map(Value::Number)
+                    .map_err(|e| ::serde::de::Error::custom(format!("{e}: {text}")));
+            }
+            Some(Key::Name(k)) => k,
         };
         let value: Value = access.next_value()?;
         let mut next = access.next_key::<String>()?;
-        if first == NUMBER_TOKEN && next.is_none() {
-            // pith's deserializer hands over a number that no serde
-            // primitive holds as a map of this one key to the number's text.
-            if let Some(n) = value.as_str().and_then(|t| Number::parse(t).ok()) {
-                return Ok(Value::Number(n));
-            }
-        }
         map.push_unique(first, value);
         while let Some(key) = next {
             if !keys.is_new(&map, &key) {
@@ -297,6 +299,49 @@ impl<'de> Visitor<'de> for ValueVisitor {
             next = access.next_key()?;
         }
         Ok(Value::Object(map))
+    }
+}
+
+/// An object key, or the token that marks a number in transit (which comes
+/// as bytes, so that no string key can be mistaken for it).
+enum Key {
+    Token,
+    Name(String),
+}
+
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Key, D::Error> {
+        d.deserialize_string(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_str<E>(self, v: &str) -> std::result::Result<Key, E> {
+        Ok(Key::Name(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> std::result::Result<Key, E> {
+        Ok(Key::Name(v))
+    }
+
+    fn visit_bytes<E: ::serde::de::Error>(self, v: &[u8]) -> std::result::Result<Key, E> {
+        if v == NUMBER_TOKEN.as_bytes() {
+            return Ok(Key::Token);
+        }
+        match std::str::from_utf8(v) {
+            Ok(s) => Ok(Key::Name(s.to_owned())),
+            Err(_) => Err(E::invalid_value(::serde::de::Unexpected::Bytes(v), &self)),
+        }
     }
 }
 

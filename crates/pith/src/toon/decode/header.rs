@@ -276,10 +276,14 @@ impl<'a> Parser<'a> {
         {
             return Ok(Err(header_fault(
                 lo,
-                format!(
-                    "expected a length without leading zeros in the bracket segment, found {}",
-                    self.tok.snippet(lo, close)
-                ),
+                if lo == close {
+                    "expected a length in the bracket segment, found an empty '[]'".to_owned()
+                } else {
+                    format!(
+                        "expected a length without leading zeros in the bracket segment, found {}",
+                        self.tok.snippet(lo, close)
+                    )
+                },
             )));
         }
         let length = digits.iter().fold(0usize, |n, &d| {

@@ -100,11 +100,6 @@ impl<'a> Lines<'a> {
         self.ready = false;
     }
 
-    /// Bytes not yet scanned: an upper bound for how many lines can follow.
-    pub(super) fn remaining(&self) -> usize {
-        self.src.len().saturating_sub(self.pos)
-    }
-
     /// Scans to the next content line and stores it in `self.line`;
     /// `false` at the end of the input.
     fn scan(&mut self) -> Result<bool, Fault> {
@@ -223,18 +218,22 @@ fn skip_spaces(src: &[u8], from: usize, to: usize) -> usize {
 /// One bit per byte of `src[at..at + 64]`, set where the byte is a newline.
 #[inline]
 fn newline_mask(src: &[u8], at: usize) -> u64 {
-    match src.get(at..at + 64) {
+    match src
+        .get(at..at + 64)
+        .and_then(|b| <&[u8; 64]>::try_from(b).ok())
+    {
         Some(block) => block_newlines(block),
         None => tail_newlines(src.get(at..).unwrap_or_default()),
     }
 }
 
 #[inline]
-fn block_newlines(block: &[u8]) -> u64 {
+fn block_newlines(block: &[u8; 64]) -> u64 {
     let mut mask = 0u64;
-    for (k, chunk) in block.chunks_exact(8).enumerate() {
+    // A fixed-size block, so the loop unrolls into eight word loads.
+    for k in 0..8 {
         let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
+        word.copy_from_slice(&block[8 * k..8 * k + 8]);
         mask |= zero_bytes(u64::from_le_bytes(word) ^ 0x0A0A_0A0A_0A0A_0A0A) << (8 * k);
     }
     mask

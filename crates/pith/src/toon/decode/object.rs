@@ -97,12 +97,16 @@ impl KeyIndex {
     }
 }
 
-/// An object under construction. Its entries live on the parser's shared
-/// entry stack from `start` on (a nested object's entries sit above its
-/// parent's until it is finished), so each finished object is moved out in
-/// one allocation of its exact size.
+/// An object under construction: its entries, in their final vector.
+///
+/// The vector is sized from the object last closed at the same depth, which
+/// is exact for the uniform records of a list; finishing the object then
+/// moves nothing. Fingerprints (and key metadata) live on the [`Stack`]
+/// from `start` on.
 pub(super) struct Obj {
-    pub(super) start: usize,
+    entries: Vec<(String, Value)>,
+    start: usize,
+    depth: usize,
     index: Option<KeyIndex>,
 }
 
@@ -137,50 +141,45 @@ fn word4(s: &[u8]) -> u32 {
     u32::from_le_bytes(w)
 }
 
-/// The entry stack shared by all objects under construction.
-///
-/// Slots are reused: `[0, top)` hold live entries, the slots above are empty
-/// (a `String` without allocation and a null). Writing a key into an empty
-/// slot in place, rather than pushing a freshly built `(key, value)` pair,
-/// keeps the CPU from stalling on copies of data it has just written.
+/// An entry to fill in place. A constant, so that it is copied from
+/// read-only data rather than assembled on the stack and copied again.
+pub(super) const EMPTY_ENTRY: (String, Value) = (String::new(), Value::Null);
+
+/// What all objects under construction share: the fingerprints of their
+/// keys, key metadata for path expansion, and size hints per depth.
 pub(super) struct Stack {
-    entries: Vec<(String, Value)>,
-    top: usize,
-    /// The fingerprint of every live entry's key.
+    /// The fingerprint of every open entry's key.
     prints: Vec<u64>,
-    /// Per live entry, kept only when path expansion is on.
+    /// Per open entry, kept only when path expansion is on.
     meta: Option<Vec<KeyMeta>>,
+    /// The size of the object last finished at each depth.
+    hints: Vec<usize>,
 }
 
 impl Stack {
     pub(super) fn new(expand: bool) -> Stack {
         Stack {
-            entries: Vec::new(),
-            top: 0,
             prints: Vec::new(),
             meta: expand.then(Vec::new),
+            hints: Vec::new(),
         }
     }
 
-    /// Starts an object above the current entries.
+    /// Starts an object at value depth `depth`.
     #[inline]
-    pub(super) fn open(&self) -> Obj {
+    pub(super) fn open(&self, depth: usize) -> Obj {
         Obj {
-            start: self.top,
+            entries: Vec::new(),
+            start: self.prints.len(),
+            depth,
             index: None,
         }
-    }
-
-    /// The live entries of `obj`.
-    #[inline]
-    fn live(&self, obj: &Obj) -> &[(String, Value)] {
-        self.entries.get(obj.start..self.top).unwrap_or_default()
     }
 
     /// The position of `key`, whose fingerprint is `print`, in `obj`.
     #[inline]
     pub(super) fn find(&self, obj: &Obj, key: &str, print: u64) -> Option<usize> {
-        let entries = self.live(obj);
+        let entries = obj.entries.as_slice();
         if let Some(ix) = &obj.index {
             return ix.find(entries, key);
         }
@@ -201,79 +200,91 @@ impl Stack {
         value: Value,
         meta: KeyMeta,
     ) {
-        if self.top == self.entries.len() {
-            self.entries.push((key, value));
-        } else {
-            self.entries[self.top] = (key, value);
-        }
-        self.top += 1;
+        self.size(obj);
+        obj.entries.push((key, value));
         self.note(obj, print, meta);
     }
 
     /// Appends a key the caller knows is absent from `obj`, with a null
-    /// value, and returns the value's slot for the caller to fill.
+    /// value, and returns the value's slot for the caller to fill. The key
+    /// is written into its final place: copying a string or value that was
+    /// just written field by field stalls the CPU's store forwarding.
     #[inline]
-    pub(super) fn push_slot(
+    pub(super) fn push_slot<'o>(
         &mut self,
-        obj: &mut Obj,
+        obj: &'o mut Obj,
         key: &str,
         print: u64,
         meta: KeyMeta,
-    ) -> &mut Value {
-        if self.top == self.entries.len() {
-            self.entries.push((String::new(), Value::Null));
-        }
-        let slot = self.top;
-        let name = &mut self.entries[slot].0;
-        name.reserve_exact(key.len());
-        name.push_str(key);
-        self.top += 1;
+    ) -> &'o mut Value {
+        self.size(obj);
+        obj.entries.push(EMPTY_ENTRY);
+        let last = obj.entries.len() - 1;
+        obj.entries[last].0 = String::from(key);
+        // Indexing reads the key, so it comes after the key is written.
         self.note(obj, print, meta);
-        &mut self.entries[slot].1
+        &mut obj.entries[last].1
+    }
+
+    /// Gives an empty object the capacity of its predecessor at the same depth.
+    #[inline]
+    fn size(&self, obj: &mut Obj) {
+        if obj.entries.capacity() == 0 {
+            let hint = self.hints.get(obj.depth).copied().unwrap_or(0);
+            obj.entries.reserve_exact(hint.max(1));
+        }
     }
 
     /// Records the fingerprint and metadata of the entry just pushed, and
-    /// indexes it when the object is large.
+    /// indexes the object once it is large.
     #[inline]
     fn note(&mut self, obj: &mut Obj, print: u64, meta: KeyMeta) {
         self.prints.push(print);
         if let Some(m) = &mut self.meta {
             m.push(meta);
         }
-        let entries = self.entries.get(obj.start..self.top).unwrap_or_default();
-        let n = entries.len();
+        let n = obj.entries.len();
         match &mut obj.index {
-            Some(ix) => ix.insert(entries, n - 1),
-            None if n > SMALL => obj.index = Some(KeyIndex::build(entries, n)),
+            Some(ix) => ix.insert(obj.entries.as_slice(), n - 1),
+            None if n > SMALL => obj.index = Some(KeyIndex::build(obj.entries.as_slice(), n)),
             None => {}
         }
     }
 
     /// The slot of the value at position `i` of `obj`, for last-write-wins.
-    pub(super) fn slot_at(&mut self, obj: &Obj, i: usize, meta: KeyMeta) -> &mut Value {
+    pub(super) fn slot_at<'o>(
+        &mut self,
+        obj: &'o mut Obj,
+        i: usize,
+        meta: KeyMeta,
+    ) -> &'o mut Value {
         if let Some(m) = self.meta.as_mut().and_then(|m| m.get_mut(obj.start + i)) {
             *m = meta;
         }
-        &mut self.entries[obj.start + i].1
+        &mut obj.entries[i].1
     }
 
     /// Replaces the value at position `i` of `obj` (last write wins, first position kept).
-    pub(super) fn set(&mut self, obj: &Obj, i: usize, value: Value, meta: KeyMeta) {
+    pub(super) fn set(&mut self, obj: &mut Obj, i: usize, value: Value, meta: KeyMeta) {
         *self.slot_at(obj, i, meta) = value;
     }
 
-    /// Moves `obj`'s entries (and their key metadata) off the stack, leaving
-    /// its slots empty for reuse.
+    /// Finishes `obj`: its entries, and their key metadata when kept.
     pub(super) fn close(&mut self, obj: Obj) -> (Vec<(String, Value)>, Option<Vec<KeyMeta>>) {
-        let start = obj.start.min(self.top);
-        let entries: Vec<(String, Value)> = self
-            .entries
-            .get_mut(start..self.top)
-            .unwrap_or_default()
-            .iter_mut()
-            .map(std::mem::take)
-            .collect();
-        self.top = start;
+        let Obj {
+            mut entries,
+            start,
+            depth,
+            ..
+        } = obj;
+        if depth >= self.hints.len() {
+            self.hints.resize(depth + 1, 0);
+        }
+        self.hints[depth] = entries.len();
+        // A hint far off the mark (records of varied sizes) must not waste memory.
+        if entries.capacity() > 2 * entries.len() + 4 {
+            entries.shrink_to_fit();
+        }
         self.prints.truncate(start);
         let meta = self.meta.as_mut().map(|m| {
             let start = start.min(m.len());
@@ -318,7 +329,7 @@ mod tests {
     }
 
     #[test]
-    fn stacked_objects_find_keys_before_and_after_indexing() {
+    fn nested_objects_find_keys_before_and_after_indexing() {
         let mut stack = Stack::new(true);
         let meta = KeyMeta {
             quoted: false,
@@ -326,7 +337,7 @@ mod tests {
         };
         let find =
             |stack: &Stack, obj: &Obj, k: &str| stack.find(obj, k, fingerprint(k.as_bytes()));
-        let mut outer = stack.open();
+        let mut outer = stack.open(1);
         stack.push(
             &mut outer,
             "k0".to_owned(),
@@ -334,23 +345,30 @@ mod tests {
             Value::Null,
             meta,
         );
-        let mut inner = stack.open();
+        let mut inner = stack.open(2);
         for i in 0..1000 {
             let k = format!("k{i}");
             assert_eq!(find(&stack, &inner, &k), None);
             let print = fingerprint(k.as_bytes());
-            stack.push(&mut inner, k, print, Value::from(i), meta);
+            *stack.push_slot(&mut inner, &k, print, meta) = Value::from(i);
         }
         for i in (0..1000).rev() {
             assert_eq!(find(&stack, &inner, &format!("k{i}")), Some(i));
         }
         assert_eq!(find(&stack, &inner, "missing"), None);
-        stack.set(&inner, 500, Value::Null, meta);
-        let (entries, meta) = stack.close(inner);
-        assert_eq!((entries.len(), entries.capacity()), (1000, 1000));
-        assert_eq!(meta.map(|m| m.len()), Some(1000));
+        stack.set(&mut inner, 500, Value::Null, meta);
+        let (entries, meta_kept) = stack.close(inner);
+        assert_eq!(entries.len(), 1000);
+        assert_eq!(meta_kept.map(|m| m.len()), Some(1000));
         assert_eq!(entries[500].1, Value::Null);
+        assert_eq!(entries[501], ("k501".to_owned(), Value::from(501)));
         assert_eq!(find(&stack, &outer, "k0"), Some(0));
+        // The next object at depth 2 is sized like the last one.
+        let mut next = stack.open(2);
+        *stack.push_slot(&mut next, "a", fingerprint(b"a"), meta) = Value::Null;
+        assert_eq!(next.entries.capacity(), 1000);
+        let (entries, _) = stack.close(next);
+        assert!(entries.capacity() < 10);
         let (entries, _) = stack.close(outer);
         assert_eq!(entries.len(), 1);
     }

@@ -1,0 +1,252 @@
+//! The command-line surface, run as a real process: the flags scripts rely
+//! on, stdin and files, exit statuses and positioned errors.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn pith(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pith runs");
+    // pith may exit before reading (a usage error), closing the pipe early.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
+    child.wait_with_output().expect("pith finishes")
+}
+
+fn stdout(o: &Output) -> &str {
+    std::str::from_utf8(&o.stdout).expect("UTF-8 stdout")
+}
+
+fn stderr(o: &Output) -> &str {
+    std::str::from_utf8(&o.stderr).expect("UTF-8 stderr")
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn encode_writes_toon_from_stdin_and_files_alike() {
+    let o = pith(
+        &["encode", "--format", "toon"],
+        r#"{"a":[1,2],"b":{"c":null}}"#,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "a[2]: 1,2\nb:\n  c: null");
+    let example = repo().join("examples/orders.json");
+    let o = pith(
+        &["encode", "--format", "toon", example.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("store: north\norders[3]{id,customer{name,country},total,paid}:")
+    );
+}
+
+#[test]
+fn encode_options_change_the_text() {
+    let input = r#"{"t":[{"x":1,"y":"a b"},{"x":2,"y":"c"}]}"#;
+    let o = pith(
+        &[
+            "encode",
+            "--format",
+            "toon",
+            "--delimiter",
+            "pipe",
+            "--indent",
+            "4",
+        ],
+        input,
+    );
+    assert_eq!(stdout(&o), "t[2|]{x|y}:\n    1|a b\n    2|c");
+    let o = pith(
+        &["encode", "--format", "json"],
+        " { \"k\" : [ 1.50 , 2 ] } ",
+    );
+    assert_eq!(stdout(&o), r#"{"k":[1.5,2]}"#);
+    let o = pith(
+        &["encode", "--format", "toon3", "--key-folding", "safe"],
+        r#"{"a":{"b":{"c":1}}}"#,
+    );
+    assert_eq!(stdout(&o), "a.b.c: 1");
+    let o = pith(
+        &["decode", "--format", "toon3", "--expand-paths", "safe"],
+        "a.b.c: 1",
+    );
+    assert_eq!(stdout(&o), r#"{"a":{"b":{"c":1}}}"#);
+}
+
+#[test]
+fn decode_tells_json_from_toon() {
+    for (input, want) in [
+        ("a: 1\nb[2]: x,y", r#"{"a":1,"b":["x","y"]}"#),
+        (r#"{"a":1}"#, r#"{"a":1}"#),
+        ("[2]: 1,2", "[1,2]"),
+        ("[1,2]", "[1,2]"),
+        ("42", "42"),
+        ("\"s\"", "\"s\""),
+        (
+            "big: 123456789012345678901234567890.5",
+            r#"{"big":1.234567890123456789012345678905e+29}"#,
+        ),
+    ] {
+        let o = pith(&["decode"], input);
+        assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+        assert_eq!(stdout(&o), want, "{input}");
+    }
+    let o = pith(&["decode", "--pretty"], "a: 1");
+    assert_eq!(stdout(&o), "{\n  \"a\": 1\n}");
+}
+
+#[test]
+fn bad_input_exits_1_with_line_column_and_caret() {
+    let o = pith(&["decode"], "a: 1\nb c\n");
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("line 2, column 1"), "{e}");
+    assert!(e.contains(" 2 | b c\n   | ^"), "{e}");
+
+    let o = pith(&["encode"], "{\"a\":1,\"a\":2}");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 1, column 8"), "{}", stderr(&o));
+
+    let o = pith(&["decode", "--format", "toon"], "t[3]: 1,2");
+    assert_eq!(o.status.code(), Some(1));
+
+    let o = pith(&["encode", "/nonexistent/file.json"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("/nonexistent/file.json"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["encode", "--format", "yaml"][..],
+        &["encode", "--indent", "0"],
+        &["encode", "--key-folding", "safe"],
+        &["decode", "--expand-paths", "safe"],
+        &["frobnicate"],
+        &["tokens", "--tokenizer", "p50k"],
+    ] {
+        let o = pith(args, "{}");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn tokens_prints_counts_per_input_and_a_total() {
+    let o = pith(&["tokens"], "Hello, world!");
+    assert_eq!(stdout(&o), "4\t-\n");
+    let example = repo().join("examples/orders.json");
+    let e = example.to_str().unwrap();
+    let o = pith(&["tokens", "--tokenizer", "bytes4", e, "-"], "12345");
+    let bytes = std::fs::read(&example).unwrap().len();
+    let n = bytes.div_ceil(4);
+    assert_eq!(stdout(&o), format!("{n}\t{e}\n2\t-\n{}\ttotal\n", n + 2));
+}
+
+#[test]
+fn schema_commands_fill_elide_and_check() {
+    let data = repo().join("crates/pith/tests/data/wire");
+    let ts: Vec<String> = ["wire-state-defs.ts", "stand-ins.ts"]
+        .iter()
+        .map(|f| data.join(f).to_str().unwrap().to_owned())
+        .collect();
+    let mut args = vec!["schema", "import-ts"];
+    args.extend(ts.iter().map(String::as_str));
+    let o = pith(&args, "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let dir = std::env::temp_dir().join(format!("pith-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let defs = dir.join("defs.json");
+    std::fs::write(&defs, &o.stdout).unwrap();
+    let d = defs.to_str().unwrap();
+
+    let o = pith(
+        &["decode", "--schema", d, "--type", "SessionState"],
+        r#"{"sessionId":"s"}"#,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let full = stdout(&o).to_owned();
+    assert!(full.contains(r#""queuedMessages":{"steering":[],"followUp":[],"liveSteered":0}"#));
+
+    let o = pith(
+        &[
+            "encode",
+            "--format",
+            "json",
+            "--schema",
+            d,
+            "--type",
+            "SessionState",
+        ],
+        &full,
+    );
+    assert_eq!(stdout(&o), r#"{"sessionId":"s"}"#);
+
+    let bad = r#"{"sessionId":"s","todoPhases":[{"name":"p","tasks":[{"content":"x","status":"done"}]}]}"#;
+    let o = pith(&["schema", "check", d, "--type", "SessionState"], bad);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("todoPhases[0].tasks[0].status"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pith(&["schema", "check", d, "--type", "SessionState"], &full);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let o = pith(&["schema", "export", d, "--type", "SessionState"], "");
+    assert!(stdout(&o).contains("\"$schema\": \"https://json-schema.org/draft/2020-12/schema\""));
+    let js = dir.join("schema.json");
+    std::fs::write(&js, &o.stdout).unwrap();
+    let o = pith(&["schema", "import-jsonschema", js.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let o = pith(&["schema", "diff", d, d, "--check"], "");
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), "no changes\n"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `pith encode --format toon` writes exactly the library's bytes (which the
+/// differential test holds to the reference encoder's), for every dataset.
+#[test]
+fn encode_writes_the_library_bytes_for_every_dataset() {
+    let root = match std::env::var_os("PITH_DATASETS") {
+        Some(p) => PathBuf::from(p),
+        None => repo().join("../shared/datasets"),
+    };
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(
+        files.len() >= 20,
+        "datasets missing under {}",
+        root.display()
+    );
+    for f in files {
+        let o = pith(&["encode", "--format", "toon", f.to_str().unwrap()], "");
+        assert_eq!(o.status.code(), Some(0), "{}: {}", f.display(), stderr(&o));
+        let value = pith::json::parse_bytes(&std::fs::read(&f).unwrap()).unwrap();
+        let want = pith::toon::encode(&value, &Default::default()).unwrap();
+        assert!(o.stdout == want.as_bytes(), "{}", f.display());
+    }
+}

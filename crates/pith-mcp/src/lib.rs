@@ -1,0 +1,84 @@
+//! `pith mcp`: a transparent, lossless proxy in front of any stdio MCP
+//! server that re-encodes the JSON text of tool results in fewer tokens.
+//!
+//! This is the only crate of pith that knows JSON-RPC and MCP.
+//!
+//! # What it does
+//!
+//! [`run`] starts the server as a child process and moves newline-delimited
+//! JSON-RPC between pith's stdin/stdout and the child's, both ways. Every
+//! message is forwarded byte for byte except two kinds of answer:
+//!
+//! * the result of a `tools/call` (or of the `tasks/result` that fetches a
+//!   task-augmented call's result): each `text` content item whose text is a
+//!   JSON object or array is passed to [`rewrite_text`], and replaced when a
+//!   cheaper text decodes back to exactly the same value; the item's `_meta`
+//!   then names the encoding under [`ENCODING_META_KEY`];
+//! * with [`Structured::DropIfEquivalent`], `structuredContent` that a text
+//!   item holds exactly, and `outputSchema` in `tools/list`.
+//!
+//! Images, audio, embedded resources, resource links, unknown content types,
+//! `isError` results (unless [`Options::rewrite_errors`]), notifications,
+//! server requests, errors and unknown fields pass untouched, and so does a
+//! line that is not JSON. The proxy takes no part in version negotiation.
+//!
+//! # Faults
+//!
+//! The child's stderr is pith's stderr. When the child exits, every request
+//! it left unanswered gets a JSON-RPC error ([`SERVER_GONE_CODE`]) and pith
+//! exits with the child's status (see [`run`]). When the client closes
+//! stdin, the child's stdin is closed; a child that does not exit within
+//! [`Options::shutdown_grace`] gets SIGTERM, then SIGKILL.
+
+mod envelope;
+mod policy;
+mod proxy;
+mod rewrite;
+mod track;
+
+pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter};
+pub use proxy::{SERVER_GONE_CODE, run};
+pub use rewrite::{
+    DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY, Encoding, RewriteOptions, Rewritten,
+    STRUCTURED_META_KEY, rewrite_text,
+};
+
+use std::fmt;
+
+/// Why the proxy could not run.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The server command could not be started.
+    Spawn {
+        /// The command as given.
+        command: String,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The child's stdin or stdout could not be captured.
+    Pipes,
+    /// The async runtime could not be built.
+    Runtime(std::io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Spawn { command, source } => {
+                write!(f, "cannot start the MCP server `{command}`: {source}")
+            }
+            Error::Pipes => f.write_str("cannot connect to the MCP server's stdin and stdout"),
+            Error::Runtime(e) => write!(f, "cannot start the I/O runtime: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Spawn { source, .. } | Error::Runtime(source) => Some(source),
+            Error::Pipes => None,
+        }
+    }
+}

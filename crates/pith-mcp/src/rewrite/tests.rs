@@ -1,0 +1,360 @@
+use super::*;
+use crate::policy::ToolFilter;
+
+fn opts() -> RewriteOptions {
+    RewriteOptions::default()
+}
+
+/// A pretty-printed list of uniform records, like the memory server's.
+fn records(n: usize) -> String {
+    let rows: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                "  {{\n    \"name\": \"entity-{i}\",\n    \"entityType\": \"person\",\n    \"score\": {i}.5\n  }}"
+            )
+        })
+        .collect();
+    format!("[\n{}\n]", rows.join(",\n"))
+}
+
+fn parse(text: &str) -> Value {
+    pith::json::parse(text).unwrap()
+}
+
+#[test]
+fn uniform_records_become_a_toon_table() {
+    let text = records(20);
+    let r = rewrite_text(&text, &opts()).expect("worth rewriting");
+    assert_eq!(r.encoding, Encoding::Toon);
+    assert!(
+        r.text.starts_with("[20]{name,entityType,score}:"),
+        "{}",
+        r.text
+    );
+    assert!(r.tokens_after + DEFAULT_MIN_SAVING <= r.tokens_before);
+    let back = pith::toon::decode(&r.text, &DecodeOptions::default()).unwrap();
+    assert_eq!(back, parse(&text));
+}
+
+#[test]
+fn pretty_json_that_toon_does_not_shrink_becomes_compact_json() {
+    // Deep, irregular nesting: TOON's indentation costs more than braces.
+    let mut v = String::from("0");
+    for i in 0..12 {
+        v = format!("{{\n  \"k{i}\": [\n    {v},\n    {{\"x{i}\": [1, {{}}, []]}}\n  ]\n}}");
+    }
+    let r = rewrite_text(&v, &opts()).expect("compact JSON saves the whitespace");
+    assert_eq!(r.encoding, Encoding::Json);
+    assert_eq!(r.text, pith::json::to_string(&parse(&v)));
+}
+
+#[test]
+fn exact_numbers_and_lookalike_strings_survive() {
+    let text = r#"[
+  {"id": 9007199254740993, "v": 1e400, "s": "true", "n": null, "e": [], "o": {}},
+  {"id": 2, "v": 0.1000000000000000055511, "s": "42", "n": null, "e": [], "o": {}},
+  {"id": 3, "v": -1.5e-300, "s": "null", "n": null, "e": [], "o": {}}
+]"#;
+    let r = rewrite_text(
+        text,
+        &RewriteOptions {
+            min_saving: 1,
+            ..opts()
+        },
+    )
+    .expect("saves");
+    assert_eq!(decode(&r.text, r.encoding).unwrap(), parse(text));
+}
+
+#[test]
+fn what_is_left_alone() {
+    let o = opts();
+    // Not JSON, JSON pith refuses, scalars, and small documents.
+    for text in [
+        "hello",
+        "Created 3 entities",
+        r#"{"a":1,"a":2}"#,
+        r#"["\ud800"]"#,
+        "42",
+        r#""a string""#,
+        "true",
+        "{\"a\":1}",
+        "[1,2,3]",
+        "",
+        "   ",
+    ] {
+        assert_eq!(rewrite_text(text, &o), None, "{text:?}");
+    }
+    // Already minimal compact JSON with nothing TOON can fold.
+    let compact = r#"{"a":{"b":{"c":[1,{"d":[2,{"e":3}]}]}}}"#;
+    assert_eq!(rewrite_text(compact, &o), None);
+}
+
+#[test]
+fn min_saving_and_max_bytes_are_thresholds() {
+    let text = records(20);
+    let r = rewrite_text(&text, &opts()).unwrap();
+    let saving = r.tokens_before - r.tokens_after;
+    let exact = RewriteOptions {
+        min_saving: saving,
+        ..opts()
+    };
+    assert!(rewrite_text(&text, &exact).is_some());
+    let above = RewriteOptions {
+        min_saving: saving + 1,
+        ..opts()
+    };
+    assert_eq!(rewrite_text(&text, &above), None);
+    let small = RewriteOptions {
+        max_bytes: text.len() - 1,
+        ..opts()
+    };
+    assert_eq!(rewrite_text(&text, &small), None);
+    let zero = RewriteOptions {
+        min_saving: 0,
+        ..opts()
+    };
+    // Zero still means "saves at least one token".
+    assert_eq!(rewrite_text("[]", &zero), None);
+    assert_eq!(rewrite_text("{}", &zero), None);
+    assert_eq!(rewrite_text("{ }", &zero).unwrap().text, "{}");
+    let r = rewrite_text("{\"a\":1}", &zero).unwrap();
+    assert_eq!(
+        (r.text.as_str(), r.tokens_before, r.tokens_after),
+        ("a: 1", 5, 4)
+    );
+}
+
+#[test]
+fn bytes4_counts_too() {
+    let o = RewriteOptions {
+        tokenizer: TokenizerKind::Bytes4,
+        ..opts()
+    };
+    let r = rewrite_text(&records(20), &o).unwrap();
+    assert_eq!(r.tokens_before, records(20).len().div_ceil(4));
+}
+
+fn result_of(json: &str) -> Map {
+    match parse(json) {
+        Value::Object(m) => m,
+        _ => panic!("not an object"),
+    }
+}
+
+fn options(structured: Structured) -> Options {
+    Options {
+        structured,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn call_results_rewrite_text_items_only() {
+    let big = pith::json::to_string(&Value::String(records(20)));
+    let mut r = result_of(&format!(
+        r#"{{"content":[
+            {{"type":"text","text":{big}}},
+            {{"type":"text","text":"plain words"}},
+            {{"type":"image","data":"AAAA","mimeType":"image/png"}},
+            {{"type":"resource","resource":{{"uri":"file:///a.json","text":{big}}}}},
+            {{"type":"text","text":{big},"_meta":{{"x":1}},"annotations":{{"priority":1}}}},
+            {{"type":"text","text":{big},"_meta":"not an object"}},
+            {{"type":"future","text":{big}}}
+        ],"extra":{{"kept":true}}}}"#
+    ));
+    let before = r.clone();
+    assert!(rewrite_call_result(&mut r, &Options::default()));
+    let items = r.get("content").and_then(Value::as_array).unwrap();
+    let old = before.get("content").and_then(Value::as_array).unwrap();
+    let marked: Vec<bool> = items
+        .iter()
+        .map(|i| {
+            i.get("_meta")
+                .and_then(|m| m.get(ENCODING_META_KEY))
+                .is_some()
+        })
+        .collect();
+    assert_eq!(marked, [true, false, false, false, true, false, false]);
+    for i in [1, 2, 3, 5, 6] {
+        assert_eq!(items[i], old[i], "item {i} must be untouched");
+    }
+    // Existing _meta members and other fields stay, in order.
+    let m = items[4].get("_meta").and_then(Value::as_object).unwrap();
+    assert_eq!(m.keys().collect::<Vec<_>>(), ["x", ENCODING_META_KEY]);
+    assert!(items[4].get("annotations").is_some());
+    assert_eq!(r.get("extra"), before.get("extra"));
+}
+
+#[test]
+fn error_results_are_left_alone_unless_asked() {
+    let big = pith::json::to_string(&Value::String(records(20)));
+    let json = format!(r#"{{"content":[{{"type":"text","text":{big}}}],"isError":true}}"#);
+    let mut r = result_of(&json);
+    assert!(!rewrite_call_result(&mut r, &Options::default()));
+    let asked = Options {
+        rewrite_errors: true,
+        ..Options::default()
+    };
+    assert!(rewrite_call_result(&mut r, &asked));
+}
+
+#[test]
+fn structured_content_is_dropped_only_when_equivalent() {
+    let text = records(20);
+    let value = parse(&text);
+    let text_json = pith::json::to_string(&Value::String(text.clone()));
+    let same = pith::json::to_string(&value);
+    let json = format!(
+        r#"{{"content":[{{"type":"text","text":{text_json}}}],"structuredContent":{{"rows":{same}}}}}"#
+    );
+
+    // Different value (wrapped in "rows"): kept in both modes.
+    let mut r = result_of(&json);
+    assert!(rewrite_call_result(
+        &mut r,
+        &options(Structured::DropIfEquivalent)
+    ));
+    assert!(r.get("structuredContent").is_some());
+
+    // The same value as the text: kept by default, dropped on request.
+    let json = format!(
+        r#"{{"content":[{{"type":"text","text":{text_json}}}],"structuredContent":{same}}}"#
+    );
+    let mut r = result_of(&json);
+    assert!(rewrite_call_result(&mut r, &options(Structured::Keep)));
+    assert!(r.get("structuredContent").is_some());
+    let mut r = result_of(&json);
+    assert!(rewrite_call_result(
+        &mut r,
+        &options(Structured::DropIfEquivalent)
+    ));
+    assert!(r.get("structuredContent").is_none());
+    assert_eq!(
+        r.get("_meta").and_then(|m| m.get(STRUCTURED_META_KEY)),
+        Some(&Value::from("dropped"))
+    );
+    // The text that stays decodes to what structuredContent was.
+    let item = &r.get("content").and_then(Value::as_array).unwrap()[0];
+    let new_text = item.get("text").and_then(Value::as_str).unwrap();
+    assert_eq!(decode(new_text, Encoding::Toon).unwrap(), value);
+
+    // Small equivalent results lose structuredContent without a rewrite.
+    let mut r = result_of(
+        r#"{"content":[{"type":"text","text":"{\"t\":33}"}],"structuredContent":{"t":33}}"#,
+    );
+    assert!(rewrite_call_result(
+        &mut r,
+        &options(Structured::DropIfEquivalent)
+    ));
+    assert!(r.get("structuredContent").is_none());
+    // A key order that differs is a different value to pith: kept.
+    let mut r = result_of(
+        r#"{"content":[{"type":"text","text":"{\"a\":1,\"b\":2}"}],"structuredContent":{"b":2,"a":1}}"#,
+    );
+    assert!(!rewrite_call_result(
+        &mut r,
+        &options(Structured::DropIfEquivalent)
+    ));
+}
+
+#[test]
+fn output_schemas_go_only_for_rewritten_tools() {
+    let mut r = result_of(
+        r#"{"tools":[
+            {"name":"read_graph","inputSchema":{},"outputSchema":{"type":"object"}},
+            {"name":"read_file","inputSchema":{},"outputSchema":{"type":"object"}},
+            {"name":"echo","inputSchema":{}}
+        ],"nextCursor":"c"}"#,
+    );
+    assert!(strip_output_schemas(&mut r, &ToolFilter::default()));
+    let tools = r.get("tools").and_then(Value::as_array).unwrap();
+    assert!(tools[0].get("outputSchema").is_none());
+    assert!(tools[1].get("outputSchema").is_some());
+    assert!(!strip_output_schemas(&mut r, &ToolFilter::default()));
+}
+
+#[test]
+fn whole_messages_keep_their_other_members_and_terminator() {
+    let line = b"{\"jsonrpc\":\"2.0\",\"id\":1.0,\"result\":{\"n\":9007199254740993,\"s\":\"\\u00e9\"},\"z\":[]}\r\n";
+    let out = rewrite_result(line, |r| r.insert("added", Value::Null).is_none()).unwrap();
+    assert_eq!(
+        std::str::from_utf8(&out).unwrap(),
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"n\":9007199254740993,\"s\":\"é\",\"added\":null},\"z\":[]}\r\n"
+    );
+    assert_eq!(rewrite_result(line, |_| false), None);
+    assert_eq!(rewrite_result(b"{\"result\":[]}\n", |_| true), None);
+    assert_eq!(rewrite_result(b"not json\n", |_| true), None);
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            "-?(0|[1-9][0-9]{0,19})(\\.[0-9]{1,20})?(e[+-]?[0-9]{1,3})?"
+                .prop_map(|s| pith::json::parse(&s).unwrap()),
+            any::<String>().prop_map(Value::String),
+            prop::sample::select(vec![
+                "", "true", "null", "42", "a: b", "- x", "[1]", "\"q\"", "a,b"
+            ])
+            .prop_map(Value::from),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        leaf().prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-z ]{0,6}", inner.clone()), 0..6).prop_map(|kv| {
+                    let mut m = Map::new();
+                    for (k, v) in kv {
+                        m.insert(k, v);
+                    }
+                    Value::Object(m)
+                }),
+                // Uniform records, the shape rewrites are for.
+                (
+                    prop::collection::vec("[a-z]{1,5}", 1..4),
+                    prop::collection::vec(prop::collection::vec(inner, 3), 1..8),
+                )
+                    .prop_map(|(keys, rows)| {
+                        Value::Array(
+                            rows.into_iter()
+                                .map(|cells| {
+                                    let mut m = Map::new();
+                                    for (k, v) in keys.iter().zip(cells) {
+                                        m.insert(k.clone(), v);
+                                    }
+                                    Value::Object(m)
+                                })
+                                .collect(),
+                        )
+                    }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Whatever is rewritten decodes to exactly what was there.
+        #[test]
+        fn rewrites_are_lossless(v in value(), pretty in any::<bool>()) {
+            let text = if pretty {
+                pith::json::to_string_pretty(&v, 2)
+            } else {
+                pith::json::to_string(&v)
+            };
+            let o = RewriteOptions { min_saving: 0, ..RewriteOptions::default() };
+            if let Some(r) = rewrite_text(&text, &o) {
+                prop_assert_eq!(decode(&r.text, r.encoding).unwrap(), v);
+                prop_assert!(r.tokens_after < r.tokens_before);
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! Which client requests are waiting for an answer, and what each answer
+//! is: the state both directions of the proxy share.
+//!
+//! Every client→server request is recorded (so that the server's death can
+//! be answered with an error for each), and removed when its response comes
+//! back or when the client cancels it. Task-augmented `tools/call`s also
+//! record which tool a task id belongs to, so that the `tasks/result` that
+//! fetches the task's result is rewritten by the same tool rules.
+
+use crate::envelope::{Envelope, Frame, scan, string_value};
+use pith::Value;
+use std::collections::{HashMap, VecDeque};
+
+/// How many task ids are remembered; older ones are forgotten first (their
+/// results then pass untouched).
+const MAX_TASKS: usize = 4096;
+
+/// What the proxy should do with a line from the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// Forward it as it is.
+    Forward,
+    /// It answers a `tools/call` or `tasks/result` of this tool: rewrite its
+    /// result if the policy allows.
+    CallResult(String),
+    /// It answers a task-augmented `tools/call` of this tool: remember the
+    /// task id (or, if the server ran the call without a task, treat it as
+    /// a call result).
+    TaskCreated(String),
+    /// It answers `tools/list`.
+    ToolList,
+}
+
+/// A request that has not been answered yet.
+#[derive(Debug, Clone)]
+pub(crate) struct Pending {
+    /// The id exactly as the client wrote it (JSON text).
+    pub raw_id: Vec<u8>,
+    /// Arrival order, to fail pending requests in the order they came.
+    pub seq: u64,
+    call: Call,
+}
+
+#[derive(Debug, Clone)]
+enum Call {
+    Tool { name: String, task: bool },
+    TaskResult { tool: Option<String> },
+    ToolList,
+    Other,
+}
+
+/// The shared routing state.
+#[derive(Debug, Default)]
+pub(crate) struct Tracker {
+    /// Keyed by the id's canonical JSON text, so `1` and `1.0` meet; a list
+    /// in case a client reuses an id that is still in flight.
+    pending: HashMap<String, VecDeque<Pending>>,
+    seq: u64,
+    tasks: HashMap<String, String>,
+    task_order: VecDeque<String>,
+}
+
+impl Tracker {
+    /// Records the requests and cancellations on a line from the client.
+    pub fn client_line(&mut self, line: &[u8]) {
+        match scan(line) {
+            Frame::Single(env) => self.client_message(&env),
+            Frame::Batch(envs) => envs.iter().for_each(|env| self.client_message(env)),
+            Frame::Opaque => {}
+        }
+    }
+
+    /// Decides what to do with a line from the server, clearing the pending
+    /// entries it answers.
+    pub fn server_line(&mut self, line: &[u8]) -> Action {
+        match scan(line) {
+            Frame::Single(env) => self.server_message(&env),
+            Frame::Batch(envs) => {
+                // Batched answers are forwarded as they are; only their
+                // pending entries are cleared.
+                for env in &envs {
+                    self.server_message(env);
+                }
+                Action::Forward
+            }
+            Frame::Opaque => Action::Forward,
+        }
+    }
+
+    /// Remembers that task `task_id` runs the tool `tool`.
+    pub fn task_created(&mut self, task_id: String, tool: String) {
+        if self.tasks.insert(task_id.clone(), tool).is_none() {
+            self.task_order.push_back(task_id);
+            while self.task_order.len() > MAX_TASKS {
+                if let Some(old) = self.task_order.pop_front() {
+                    self.tasks.remove(&old);
+                }
+            }
+        }
+    }
+
+    /// Takes every pending request out, oldest first.
+    pub fn drain(&mut self) -> Vec<Pending> {
+        let mut all: Vec<Pending> = self.pending.drain().flat_map(|(_, q)| q).collect();
+        all.sort_by_key(|p| p.seq);
+        all
+    }
+
+    /// How many requests wait for an answer.
+    #[cfg(test)]
+    pub fn pending_len(&self) -> usize {
+        self.pending.values().map(VecDeque::len).sum()
+    }
+
+    fn client_message(&mut self, env: &Envelope<'_>) {
+        let Some(method) = env.method.and_then(string_value) else {
+            return;
+        };
+        match env.id {
+            Some(raw_id) => {
+                let Some(key) = id_key(raw_id) else { return };
+                let call = self.classify(&method, env.span);
+                self.seq += 1;
+                self.pending.entry(key).or_default().push_back(Pending {
+                    raw_id: raw_id.to_vec(),
+                    seq: self.seq,
+                    call,
+                });
+            }
+            None if method == "notifications/cancelled" => {
+                // A cancelled request may never be answered (the spec tells
+                // the server not to), so it must not wait for one here.
+                let key =
+                    params(env.span).and_then(|p| p.get("requestId").map(pith::json::to_string));
+                if let Some(key) = key {
+                    self.take(&key);
+                }
+            }
+            None => {}
+        }
+    }
+
+    fn classify(&self, method: &str, span: &[u8]) -> Call {
+        match method {
+            "tools/call" => {
+                let Some(p) = params(span) else {
+                    return Call::Other;
+                };
+                match p.get("name").and_then(Value::as_str) {
+                    Some(name) => Call::Tool {
+                        name: name.to_owned(),
+                        task: p.get("task").is_some(),
+                    },
+                    None => Call::Other,
+                }
+            }
+            "tasks/result" => {
+                let tool = params(span)
+                    .and_then(|p| p.get("taskId").and_then(Value::as_str).map(str::to_owned))
+                    .and_then(|id| self.tasks.get(&id).cloned());
+                Call::TaskResult { tool }
+            }
+            "tools/list" => Call::ToolList,
+            _ => Call::Other,
+        }
+    }
+
+    fn server_message(&mut self, env: &Envelope<'_>) -> Action {
+        if env.method.is_some() {
+            return Action::Forward;
+        }
+        let Some(key) = env.id.and_then(id_key) else {
+            return Action::Forward;
+        };
+        let Some(pending) = self.take(&key) else {
+            return Action::Forward;
+        };
+        if !env.has_result {
+            return Action::Forward;
+        }
+        match pending.call {
+            Call::Tool { name, task: false } => Action::CallResult(name),
+            Call::Tool { name, task: true } => Action::TaskCreated(name),
+            Call::TaskResult { tool: Some(name) } => Action::CallResult(name),
+            Call::ToolList => Action::ToolList,
+            Call::TaskResult { tool: None } | Call::Other => Action::Forward,
+        }
+    }
+
+    fn take(&mut self, key: &str) -> Option<Pending> {
+        let queue = self.pending.get_mut(key)?;
+        let first = queue.pop_front();
+        if queue.is_empty() {
+            self.pending.remove(key);
+        }
+        first
+    }
+}
+
+/// The canonical text of a request id: ids are strings or numbers.
+fn id_key(raw: &[u8]) -> Option<String> {
+    match pith::json::parse_bytes(raw).ok()? {
+        v @ (Value::String(_) | Value::Number(_)) => Some(pith::json::to_string(&v)),
+        _ => None,
+    }
+}
+
+/// The `params` object of a message, parsed exactly.
+fn params(span: &[u8]) -> Option<pith::Map> {
+    match pith::json::parse_bytes(span).ok()? {
+        Value::Object(mut m) => match m.remove("params")? {
+            Value::Object(p) => Some(p),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: &str, name: &str) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{{}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn tool_call_answers_are_routed_to_their_tool() {
+        let mut t = Tracker::default();
+        t.client_line(call("1", "read_graph").as_bytes());
+        t.client_line(call("\"x\"", "search_nodes").as_bytes());
+        t.client_line(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+        assert_eq!(t.pending_len(), 3);
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":"x","result":{"content":[]}}"#),
+            Action::CallResult("search_nodes".into())
+        );
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
+            Action::Forward
+        );
+        // The same id answered twice: the second answer finds nothing.
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#),
+            Action::CallResult("read_graph".into())
+        );
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            Action::Forward
+        );
+        assert_eq!(t.pending_len(), 0);
+    }
+
+    #[test]
+    fn errors_and_server_requests_are_forwarded() {
+        let mut t = Tracker::default();
+        t.client_line(call("5", "x").as_bytes());
+        // A server→client request with the same id is not an answer.
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":5,"method":"roots/list"}"#),
+            Action::Forward
+        );
+        assert_eq!(t.pending_len(), 1);
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"no"}}"#),
+            Action::Forward
+        );
+        assert_eq!(t.pending_len(), 0);
+    }
+
+    #[test]
+    fn cancellation_clears_the_request() {
+        let mut t = Tracker::default();
+        t.client_line(call("9", "x").as_bytes());
+        t.client_line(
+            br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#,
+        );
+        assert_eq!(t.pending_len(), 0);
+    }
+
+    #[test]
+    fn tasks_carry_their_tool_to_tasks_result() {
+        let mut t = Tracker::default();
+        t.client_line(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"research","task":{"ttl":1000}}}"#,
+        );
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1"}}}"#),
+            Action::TaskCreated("research".into())
+        );
+        t.task_created("t-1".into(), "research".into());
+        t.client_line(
+            br#"{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t-1"}}"#,
+        );
+        t.client_line(
+            br#"{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"other"}}"#,
+        );
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#),
+            Action::CallResult("research".into())
+        );
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#),
+            Action::Forward
+        );
+    }
+
+    #[test]
+    fn task_memory_is_bounded() {
+        let mut t = Tracker::default();
+        for i in 0..MAX_TASKS + 10 {
+            t.task_created(format!("t{i}"), "x".into());
+        }
+        assert_eq!(t.tasks.len(), MAX_TASKS);
+        assert!(!t.tasks.contains_key("t0"));
+        assert!(t.tasks.contains_key(&format!("t{}", MAX_TASKS + 9)));
+    }
+
+    #[test]
+    fn batches_are_tracked_and_drained_in_order() {
+        let mut t = Tracker::default();
+        t.client_line(
+            format!(
+                "[{},{},{}]",
+                call("1", "a"),
+                call("2", "b"),
+                r#"{"method":"n"}"#
+            )
+            .as_bytes(),
+        );
+        t.client_line(call("3", "c").as_bytes());
+        assert_eq!(t.pending_len(), 3);
+        assert_eq!(
+            t.server_line(br#"[{"jsonrpc":"2.0","id":2,"result":{}}]"#),
+            Action::Forward
+        );
+        let ids: Vec<Vec<u8>> = t.drain().into_iter().map(|p| p.raw_id).collect();
+        assert_eq!(ids, vec![b"1".to_vec(), b"3".to_vec()]);
+    }
+
+    #[test]
+    fn tools_list_is_recognised() {
+        let mut t = Tracker::default();
+        t.client_line(br#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#);
+        assert_eq!(
+            t.server_line(br#"{"jsonrpc":"2.0","id":"l","result":{"tools":[]}}"#),
+            Action::ToolList
+        );
+    }
+}

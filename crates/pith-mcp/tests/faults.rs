@@ -1,0 +1,709 @@
+//! Fault tests: the proxy as a real process between a client (this test)
+//! and a fault-injecting fake server (`tests/support/fake-server.mjs`).
+//!
+//! The test binary plays the proxy itself: run with `PITH_MCP_TEST_ROLE=proxy`
+//! it calls [`pith_mcp::run`] (what `pith mcp` calls) on the command after
+//! `--`, so pith's stdin, stdout, stderr and exit status are real. Every
+//! wait is bounded; node is required and its absence fails the run.
+
+use libtest_mimic::{Arguments, Trial};
+use pith::Value;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const ROLE: &str = "PITH_MCP_TEST_ROLE";
+const GRACE_MS: &str = "PITH_MCP_TEST_GRACE_MS";
+const MAX_BYTES: &str = "PITH_MCP_TEST_MAX_BYTES";
+/// Longest wait for any one answer or exit.
+const BOUND: Duration = Duration::from_secs(60);
+
+fn main() {
+    if std::env::var_os(ROLE).is_some_and(|r| r == "proxy") {
+        std::process::exit(proxy_role());
+    }
+    let args = Arguments::from_args();
+    let trials = vec![
+        Trial::test("server_killed_mid_call", server_killed_mid_call),
+        Trial::test(
+            "server_exiting_mid_call_is_a_failure",
+            server_exiting_mid_call,
+        ),
+        Trial::test("non_json_line_is_forwarded", non_json_line_is_forwarded),
+        Trial::test("fifty_megabyte_result_untouched", fifty_mb_untouched),
+        Trial::test("fifty_megabyte_result_rewritten", fifty_mb_rewritten),
+        Trial::test("ten_thousand_in_flight", ten_thousand_in_flight),
+        Trial::test("client_closing_stdin_shuts_down", client_closing_stdin),
+        Trial::test("stubborn_server_gets_sigterm", stubborn_server_gets_sigterm),
+        Trial::test("sigterm_ignoring_server_gets_sigkill", term_ignoring_server),
+        Trial::test("exit_status_passes_through", exit_status_passes_through),
+        Trial::test("stderr_passes_through", stderr_passes_through),
+        Trial::test("cancelled_requests_are_not_failed", cancelled_requests),
+        Trial::test("unrewritten_lines_are_byte_identical", byte_identical),
+        Trial::test("missing_server_command_is_an_error", missing_command),
+        Trial::test("orphaned_stdout_does_not_hang", orphaned_stdout),
+        Trial::test("sigterm_to_pith_stops_the_server", sigterm_to_pith),
+        Trial::test("task_results_are_rewritten", task_results),
+    ];
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// The proxy: options from the environment, the server after `--`.
+fn proxy_role() -> i32 {
+    let args: Vec<OsString> = std::env::args_os()
+        .skip_while(|a| a != "--")
+        .skip(1)
+        .collect();
+    let mut options = pith_mcp::Options::default();
+    if let Some(ms) = env_number(GRACE_MS) {
+        options.shutdown_grace = Duration::from_millis(ms as u64);
+    }
+    if let Some(n) = env_number(MAX_BYTES) {
+        options.rewrite.max_bytes = n;
+    }
+    let Some((command, rest)) = args.split_first() else {
+        eprintln!("proxy role: no server command");
+        return 2;
+    };
+    match pith_mcp::run(command, rest, &options) {
+        Ok(code) => i32::from(code),
+        Err(e) => {
+            eprintln!("pith: {e}");
+            1
+        }
+    }
+}
+
+fn env_number(name: &str) -> Option<usize> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+// ---------------------------------------------------------------- tests
+
+fn server_killed_mid_call() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--die-after", "3"], &[]);
+    s.initialize();
+    s.send(&call(10, "rows", r#"{"n":3}"#));
+    s.send(&call("\"b\"", "rows", r#"{"n":3}"#));
+    s.send(&call(12, "rows", r#"{"n":3}"#));
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let line = s.recv().expect("an error response per pending call");
+        let v = parse_line(&line);
+        let error = v.get("error").expect("an error, not a result");
+        assert_eq!(json(error.get("code").unwrap()), "-32000");
+        let msg = error.get("message").and_then(Value::as_str).unwrap();
+        assert!(msg.contains("killed by signal 9"), "{msg}");
+        ids.push(json(v.get("id").unwrap()));
+    }
+    assert_eq!(
+        ids,
+        ["10", "\"b\"", "12"],
+        "errors in request order, ids as sent"
+    );
+    assert_eq!(s.recv(), None, "nothing after the errors");
+    assert_eq!(s.wait().code(), Some(128 + 9));
+    Ok(())
+}
+
+fn server_exiting_mid_call() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--exit-after", "1"], &[]);
+    s.initialize();
+    s.send(&call(5, "rows", r#"{"n":3}"#));
+    let v = parse_line(&s.recv().expect("an error response"));
+    assert_eq!(json(v.get("id").unwrap()), "5");
+    let msg = v
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str);
+    assert!(msg.unwrap().contains("exit status 0"));
+    assert_eq!(
+        s.wait().code(),
+        Some(1),
+        "unanswered requests make a 0 exit a failure"
+    );
+    Ok(())
+}
+
+fn non_json_line_is_forwarded() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--garbage"], &[]);
+    assert_eq!(
+        s.recv_after_send(&initialize(1)),
+        b"this line is not JSON {\n"
+    );
+    let init = s.recv().unwrap();
+    assert_eq!(json(parse_line(&init).get("id").unwrap()), "1");
+    s.send(&call(2, "rows", r#"{"n":30,"tag":"g"}"#));
+    assert_eq!(s.recv().unwrap(), b"this line is not JSON {\n");
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(text_items(&v), vec![rows_value(30, "g")]);
+    assert!(encodings(&v).iter().all(|e| e == "toon"), "still rewritten");
+    s.close();
+    assert!(s.wait().success());
+    Ok(())
+}
+
+fn fifty_mb_untouched() -> Result<(), libtest_mimic::Failed> {
+    let (dir, log) = scratch("fifty-untouched");
+    let mut s = Session::start(&["--log", log.to_str().unwrap()], &[]);
+    s.send(&call(1, "big", r#"{"bytes":52428800}"#));
+    let line = s.recv().expect("the 50 MB answer");
+    assert!(line.len() > 50 << 20);
+    s.close();
+    assert!(s.wait().success());
+    let sent = std::fs::read(&log).unwrap();
+    assert!(
+        sent == line,
+        "a text over --max-bytes is forwarded byte for byte"
+    );
+    drop(dir);
+    Ok(())
+}
+
+fn fifty_mb_rewritten() -> Result<(), libtest_mimic::Failed> {
+    let (dir, log) = scratch("fifty-rewritten");
+    let mut s = Session::start(
+        &["--log", log.to_str().unwrap()],
+        &[(MAX_BYTES, "104857600")],
+    );
+    s.send(&call(1, "big", r#"{"bytes":52428800}"#));
+    let line = s.recv().expect("the 50 MB answer");
+    s.close();
+    assert!(s.wait().success());
+    let sent = std::fs::read(&log).unwrap();
+    let original = parse_line(&sent);
+    let received = parse_line(&line);
+    assert_eq!(encodings(&received), ["toon"]);
+    assert_eq!(text_items(&received), text_items(&original));
+    assert!(
+        line.len() < sent.len() / 4 * 3,
+        "{} vs {}",
+        line.len(),
+        sent.len()
+    );
+    drop(dir);
+    Ok(())
+}
+
+fn ten_thousand_in_flight() -> Result<(), libtest_mimic::Failed> {
+    const N: usize = 10_000;
+    let mut s = Session::start(&["--hold", "10000"], &[]);
+    let started = Instant::now();
+    // Ids alternate numbers and strings; each asks for rows tagged with
+    // its own id, so a misrouted answer carries the wrong tag.
+    let id_of = |i: usize| {
+        if i.is_multiple_of(2) {
+            i.to_string()
+        } else {
+            format!("\"req-{i}\"")
+        }
+    };
+    let mut batch = String::new();
+    for i in 0..N {
+        let n = 1 + i % 6;
+        batch.push_str(&call(
+            id_of(i),
+            "rows",
+            &format!(r#"{{"n":{n},"tag":"t{i}"}}"#),
+        ));
+        batch.push('\n');
+        if batch.len() > 256 << 10 {
+            s.send_raw(batch.as_bytes());
+            batch.clear();
+        }
+    }
+    s.send_raw(batch.as_bytes());
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut rewritten = 0;
+    for _ in 0..N {
+        let line = s.recv().expect("every request is answered");
+        let v = parse_line(&line);
+        let id = json(v.get("id").unwrap());
+        let i: usize = id
+            .trim_matches('"')
+            .trim_start_matches("req-")
+            .parse()
+            .unwrap();
+        assert_eq!(id, id_of(i));
+        *seen.entry(id).or_default() += 1;
+        assert_eq!(
+            text_items(&v),
+            vec![rows_value(1 + i % 6, &format!("t{i}"))]
+        );
+        rewritten += usize::from(!encodings(&v).is_empty());
+    }
+    assert_eq!(seen.len(), N, "no answer lost");
+    assert!(seen.values().all(|&c| c == 1), "no answer duplicated");
+    assert!(
+        rewritten > N / 3,
+        "larger answers were rewritten ({rewritten})"
+    );
+    s.close();
+    assert!(s.wait().success());
+    assert!(started.elapsed() < BOUND);
+    Ok(())
+}
+
+fn client_closing_stdin() -> Result<(), libtest_mimic::Failed> {
+    let (dir, pidfile) = scratch("close");
+    let mut s = Session::start(&["--pidfile", pidfile.to_str().unwrap()], &[]);
+    s.initialize();
+    let started = Instant::now();
+    s.close();
+    assert!(s.wait().success());
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "no grace period needed"
+    );
+    assert!(!alive(&pidfile), "the server is gone");
+    drop(dir);
+    Ok(())
+}
+
+fn stubborn_server_gets_sigterm() -> Result<(), libtest_mimic::Failed> {
+    let (dir, pidfile) = scratch("stubborn");
+    let mut s = Session::start(
+        &["--ignore-eof", "--pidfile", pidfile.to_str().unwrap()],
+        &[(GRACE_MS, "300")],
+    );
+    s.initialize();
+    s.close();
+    assert_eq!(s.wait().code(), Some(128 + 15));
+    assert!(!alive(&pidfile));
+    drop(dir);
+    Ok(())
+}
+
+fn term_ignoring_server() -> Result<(), libtest_mimic::Failed> {
+    let (dir, pidfile) = scratch("ignore-term");
+    let mut s = Session::start(
+        &[
+            "--ignore-eof",
+            "--ignore-term",
+            "--pidfile",
+            pidfile.to_str().unwrap(),
+        ],
+        &[(GRACE_MS, "300")],
+    );
+    s.initialize();
+    let started = Instant::now();
+    s.close();
+    assert_eq!(s.wait().code(), Some(128 + 9));
+    assert!(
+        started.elapsed() >= Duration::from_millis(600),
+        "two grace periods"
+    );
+    assert!(!alive(&pidfile));
+    drop(dir);
+    Ok(())
+}
+
+fn exit_status_passes_through() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--exit-code", "7"], &[]);
+    s.initialize();
+    s.close();
+    assert_eq!(s.wait().code(), Some(7));
+    Ok(())
+}
+
+fn stderr_passes_through() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--stderr", "fake server says hello on stderr"], &[]);
+    s.initialize();
+    s.close();
+    assert!(s.wait().success());
+    let err = s.stderr();
+    assert!(
+        err.contains("fake server says hello on stderr\n"),
+        "{err:?}"
+    );
+    Ok(())
+}
+
+fn cancelled_requests() -> Result<(), libtest_mimic::Failed> {
+    // The server holds calls until two arrive; the client cancels the first
+    // and the server dies on the third: only the second is failed by pith.
+    let mut s = Session::start(&["--die-after", "3"], &[]);
+    s.initialize();
+    s.send(&call(1, "rows", "{}"));
+    s.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    s.send(&call(2, "rows", "{}"));
+    s.send(&call(3, "rows", "{}"));
+    let mut ids = Vec::new();
+    while let Some(line) = s.recv() {
+        ids.push(json(parse_line(&line).get("id").unwrap()));
+    }
+    assert_eq!(ids, ["2", "3"]);
+    assert_eq!(s.wait().code(), Some(137));
+    Ok(())
+}
+
+fn byte_identical() -> Result<(), libtest_mimic::Failed> {
+    let (dir, log) = scratch("bytes");
+    let mut s = Session::start(&["--log", log.to_str().unwrap()], &[]);
+    let mut received = Vec::new();
+    received.push(s.recv_after_send(&initialize(1)));
+    s.send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#);
+    received.push(s.recv().unwrap());
+    s.send(&call(
+        3,
+        "echo",
+        r#"{"text":"{\"a\": [1, 2.50, 1e3, \"\\u00e9\"]}"}"#,
+    ));
+    received.push(s.recv().unwrap());
+    s.send(&call(4, "echo", r#"{"text":"[1, 2, 3]"}"#));
+    received.push(s.recv().unwrap());
+    s.send(&call(5, "rows", r#"{"n":40}"#));
+    received.push(s.recv().unwrap());
+    s.send(r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#);
+    received.push(s.recv().unwrap());
+    s.close();
+    assert!(s.wait().success());
+    let sent = std::fs::read(&log).unwrap();
+    let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
+    assert_eq!(sent.len(), received.len());
+    for (i, (a, b)) in sent.iter().zip(&received).enumerate() {
+        if i == 4 {
+            let (o, r) = (parse_line(a), parse_line(b));
+            assert_eq!(encodings(&r), ["toon"]);
+            assert_eq!(text_items(&o), text_items(&r));
+        } else {
+            assert!(a == b, "line {i} differs:\n{}\n{}", show(a), show(b));
+        }
+    }
+    drop(dir);
+    Ok(())
+}
+
+fn missing_command() -> Result<(), libtest_mimic::Failed> {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .env(ROLE, "proxy")
+        .args(["--", "/nonexistent/mcp-server"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start the MCP server `/nonexistent/mcp-server`"),
+        "{err}"
+    );
+    Ok(())
+}
+
+fn orphaned_stdout() -> Result<(), libtest_mimic::Failed> {
+    let (dir, orphan) = scratch("orphan");
+    let mut s = Session::start(
+        &["--orphan", orphan.to_str().unwrap()],
+        &[(GRACE_MS, "300")],
+    );
+    s.initialize();
+    let started = Instant::now();
+    s.close();
+    let status = s.wait();
+    let elapsed = started.elapsed();
+    let pid = std::fs::read_to_string(&orphan).unwrap();
+    let _ = Command::new("kill").arg(pid.trim()).status();
+    assert!(status.success());
+    assert!(
+        elapsed < Duration::from_secs(5),
+        "a left-behind process holding stdout is not waited for ({elapsed:?})"
+    );
+    drop(dir);
+    Ok(())
+}
+
+fn sigterm_to_pith() -> Result<(), libtest_mimic::Failed> {
+    let (dir, pidfile) = scratch("sigterm");
+    let mut s = Session::start(
+        &["--ignore-eof", "--pidfile", pidfile.to_str().unwrap()],
+        &[(GRACE_MS, "10000")],
+    );
+    s.initialize();
+    let started = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &s.proxy.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(
+        s.wait().code(),
+        Some(128 + 15),
+        "the server got the SIGTERM"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "at once, not after the grace"
+    );
+    assert!(!alive(&pidfile));
+    drop(dir);
+    Ok(())
+}
+
+fn task_results() -> Result<(), libtest_mimic::Failed> {
+    let (dir, log) = scratch("tasks");
+    let mut s = Session::start(&["--log", log.to_str().unwrap()], &[]);
+    s.initialize();
+    s.send(
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"rows","arguments":{"n":25,"tag":"t"},"task":{"ttl":60000}}}"#,
+    );
+    let created = s.recv().unwrap();
+    s.send(r#"{"jsonrpc":"2.0","id":8,"method":"tasks/result","params":{"taskId":"task-7"}}"#);
+    let result = parse_line(&s.recv().unwrap());
+    assert_eq!(encodings(&result), ["toon"]);
+    assert_eq!(text_items(&result), vec![rows_value(25, "t")]);
+    // A task the proxy never saw created passes untouched.
+    s.send(r#"{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"nope"}}"#);
+    let unknown = s.recv().unwrap();
+    s.close();
+    assert!(s.wait().success());
+    let sent = std::fs::read(&log).unwrap();
+    let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
+    assert!(sent[1] == created, "the task itself passes untouched");
+    assert!(sent[3] == unknown);
+    drop(dir);
+    Ok(())
+}
+
+// ---------------------------------------------------------------- helpers
+
+/// A client talking to the proxy process.
+struct Session {
+    proxy: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Vec<u8>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Session {
+    fn start(server_flags: &[&str], env: &[(&str, &str)]) -> Session {
+        let mut command = Command::new(std::env::current_exe().unwrap());
+        command
+            .env(ROLE, "proxy")
+            .arg("--")
+            .arg(node())
+            .arg(support().join("fake-server.mjs"))
+            .args(server_flags)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let mut proxy = command.spawn().expect("starting the proxy");
+        let stdout = proxy.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let mut pipe = proxy.stderr.take().unwrap();
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Session {
+            stdin: proxy.stdin.take(),
+            proxy,
+            lines,
+            stderr,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("writing to the proxy");
+        stdin.flush().unwrap();
+    }
+
+    fn recv(&mut self) -> Option<Vec<u8>> {
+        match self.lines.recv_timeout(BOUND) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.proxy.kill();
+                panic!("no line from the proxy within {BOUND:?}");
+            }
+        }
+    }
+
+    fn recv_after_send(&mut self, line: &str) -> Vec<u8> {
+        self.send(line);
+        self.recv().expect("an answer")
+    }
+
+    fn initialize(&mut self) {
+        let line = self.recv_after_send(&initialize(0));
+        assert_eq!(json(parse_line(&line).get("id").unwrap()), "0");
+    }
+
+    fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    fn wait(&mut self) -> ExitStatus {
+        let deadline = Instant::now() + BOUND;
+        loop {
+            if let Some(status) = self.proxy.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.proxy.kill();
+                panic!("the proxy did not exit within {BOUND:?}");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn stderr(&self) -> String {
+        // The pipe closes when the proxy and the server are gone; give the
+        // reader thread a moment to take the last bytes.
+        std::thread::sleep(Duration::from_millis(100));
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.proxy.kill();
+        let _ = self.proxy.wait();
+    }
+}
+
+fn node() -> &'static str {
+    static CHECKED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    CHECKED.get_or_init(|| {
+        let ok = Command::new("node")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(ok, "node is required for the MCP proxy fault tests");
+    });
+    "node"
+}
+
+fn support() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support")
+}
+
+/// A fresh folder and a file path in it.
+fn scratch(name: &str) -> (ScratchDir, PathBuf) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("faults-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("file");
+    (ScratchDir(dir), file)
+}
+
+struct ScratchDir(PathBuf);
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn alive(pidfile: &Path) -> bool {
+    let pid = std::fs::read_to_string(pidfile).expect("the server wrote its pid");
+    // A zombie has been reaped by the time the proxy exits.
+    Path::new("/proc").join(pid.trim()).exists()
+}
+
+fn initialize(id: u32) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"faults","version":"1"}}}}}}"#
+    )
+}
+
+fn call(id: impl std::fmt::Display, tool: &str, args: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
+    )
+}
+
+fn parse_line(line: &[u8]) -> Value {
+    pith::json::parse_bytes(line.trim_ascii_end()).expect("a JSON message")
+}
+
+fn json(v: &Value) -> String {
+    pith::json::to_string(v)
+}
+
+fn show(b: &[u8]) -> String {
+    String::from_utf8_lossy(&b[..b.len().min(300)]).into_owned()
+}
+
+/// The values of a result's text items, decoded by their `_meta` encoding.
+fn text_items(message: &Value) -> Vec<Value> {
+    let items = message
+        .get("result")
+        .and_then(|r| r.get("content"))
+        .and_then(Value::as_array)
+        .expect("a tools/call result");
+    items
+        .iter()
+        .filter(|i| i.get("type").and_then(Value::as_str) == Some("text"))
+        .map(|i| {
+            let text = i.get("text").and_then(Value::as_str).unwrap();
+            let encoding = i
+                .get("_meta")
+                .and_then(|m| m.get(pith_mcp::ENCODING_META_KEY))
+                .and_then(Value::as_str);
+            match encoding {
+                Some("toon") => pith::toon::decode(text, &Default::default()).unwrap(),
+                _ => pith::json::parse(text).unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn encodings(message: &Value) -> Vec<String> {
+    let items = message
+        .get("result")
+        .and_then(|r| r.get("content"))
+        .and_then(Value::as_array)
+        .unwrap();
+    items
+        .iter()
+        .filter_map(|i| i.get("_meta")?.get(pith_mcp::ENCODING_META_KEY)?.as_str())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// What the fake server's `rows` tool returns, as a value.
+fn rows_value(n: usize, tag: &str) -> Value {
+    let rows: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"id":{i},"tag":"{tag}","name":"row-{i}","active":{},"score":{i}.25}}"#,
+                i % 2 == 0
+            )
+        })
+        .collect();
+    pith::json::parse(&format!("[{}]", rows.join(","))).unwrap()
+}

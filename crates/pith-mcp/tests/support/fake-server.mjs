@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// A fault-injecting MCP server on stdio, speaking raw newline-delimited
+// JSON-RPC so that every byte it writes is under the test's control.
+//
+// Tools:
+//   rows {n, tag}   pretty-printed JSON array of n uniform records (rewritable)
+//   echo {text}     the text as is
+//   big {bytes}     a JSON array of records at least `bytes` long, compact
+//
+// Flags:
+//   --log FILE            append every line written to stdout to FILE
+//   --pidfile FILE        write the process id to FILE at start
+//   --stderr TEXT         write TEXT and a newline to stderr at start
+//   --garbage             write a non-JSON line before every answer
+//   --hold N              keep tools/call requests until N have arrived, then
+//                         answer them all in a shuffled order
+//   --die-after N         on the Nth tools/call, kill itself with SIGKILL
+//                         without answering any call
+//   --exit-after N        like --die-after, but exit with status 0
+//   --exit-code N         exit with status N when stdin ends
+//   --ignore-eof          keep running when stdin ends
+//   --ignore-term         ignore SIGTERM
+//   --orphan FILE         start a process that keeps stdout open for 30 s
+//                         after this one exits; its pid goes to FILE
+//
+// A tools/call with a `task` parameter is answered with a task; tasks/result
+// then answers with the call's result.
+import fs from "node:fs";
+import readline from "node:readline";
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const value = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+
+const logFile = value("--log");
+const log = logFile ? fs.openSync(logFile, "a") : null;
+const hold = Number(value("--hold") ?? 0);
+const dieAfter = Number(value("--die-after") ?? 0);
+const exitAfter = Number(value("--exit-after") ?? 0);
+const exitCode = Number(value("--exit-code") ?? 0);
+
+if (value("--pidfile")) fs.writeFileSync(value("--pidfile"), String(process.pid));
+if (value("--stderr")) process.stderr.write(value("--stderr") + "\n");
+if (flag("--ignore-term")) process.on("SIGTERM", () => {});
+if (flag("--ignore-eof")) setInterval(() => {}, 1 << 30);
+if (value("--orphan")) {
+  const { spawn } = await import("node:child_process");
+  const orphan = spawn("sleep", ["30"], { stdio: ["ignore", "inherit", "ignore"], detached: true });
+  fs.writeFileSync(value("--orphan"), String(orphan.pid));
+  orphan.unref();
+}
+
+let pendingOut = [];
+let flushing = false;
+function send(text) {
+  const line = text + "\n";
+  if (log !== null) fs.writeSync(log, line);
+  pendingOut.push(line);
+  if (!flushing) {
+    flushing = true;
+    setImmediate(() => {
+      flushing = false;
+      const chunk = pendingOut.join("");
+      pendingOut = [];
+      process.stdout.write(chunk);
+    });
+  }
+}
+
+function answer(id, result) {
+  if (flag("--garbage")) send("this line is not JSON {");
+  send(JSON.stringify({ jsonrpc: "2.0", id, result }));
+}
+
+function rows(n, tag) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    out.push({ id: i, tag, name: `row-${i}`, active: i % 2 === 0, score: i + 0.25 });
+  }
+  return out;
+}
+
+function callResult(params) {
+  const args = params.arguments ?? {};
+  switch (params.name) {
+    case "rows":
+      return { content: [{ type: "text", text: JSON.stringify(rows(args.n ?? 10, args.tag ?? ""), null, 2) }] };
+    case "echo":
+      return { content: [{ type: "text", text: String(args.text ?? "") }] };
+    case "big": {
+      const parts = [];
+      let size = 2;
+      for (let i = 0; size < (args.bytes ?? 0); i++) {
+        const s = JSON.stringify({ id: i, name: `record-${i}`, note: "x".repeat(40), ok: true });
+        parts.push(s);
+        size += s.length + 1;
+      }
+      return { content: [{ type: "text", text: "[" + parts.join(",") + "]" }] };
+    }
+    default:
+      return { content: [{ type: "text", text: `unknown tool ${params.name}` }], isError: true };
+  }
+}
+
+let calls = 0;
+let held = [];
+const tasks = new Map();
+
+function shuffle(a) {
+  // A fixed linear congruential sequence: shuffled, yet the same every run.
+  let seed = 12345;
+  for (let i = a.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const j = seed % (i + 1);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+function onMessage(msg) {
+  if (msg.method === "initialize") {
+    answer(msg.id, {
+      protocolVersion: msg.params?.protocolVersion ?? "2025-06-18",
+      capabilities: { tools: {} },
+      serverInfo: { name: "fake", version: "1.0.0" },
+    });
+  } else if (msg.method === "tools/list") {
+    answer(msg.id, {
+      tools: ["rows", "echo", "big"].map((name) => ({ name, inputSchema: { type: "object" } })),
+    });
+  } else if (msg.method === "tools/call" && msg.params?.task) {
+    const taskId = `task-${msg.id}`;
+    tasks.set(taskId, msg.params);
+    const now = "2026-01-01T00:00:00Z";
+    answer(msg.id, {
+      task: { taskId, status: "working", createdAt: now, lastUpdatedAt: now, ttl: 60000 },
+    });
+  } else if (msg.method === "tasks/result") {
+    const params = tasks.get(msg.params?.taskId);
+    if (params) answer(msg.id, callResult(params));
+    else send(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "no such task" } }));
+  } else if (msg.method === "tools/call") {
+    calls += 1;
+    if (dieAfter && calls >= dieAfter) process.kill(process.pid, "SIGKILL");
+    if (exitAfter && calls >= exitAfter) process.exit(0);
+    if (dieAfter || exitAfter) return;
+    if (hold) {
+      held.push(msg);
+      if (held.length >= hold) {
+        for (const m of shuffle(held)) answer(m.id, callResult(m.params));
+        held = [];
+      }
+    } else {
+      answer(msg.id, callResult(msg.params));
+    }
+  } else if (msg.method === "ping") {
+    answer(msg.id, {});
+  }
+}
+
+const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+rl.on("line", (line) => {
+  if (line.trim() === "") return;
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return;
+  }
+  for (const m of Array.isArray(msg) ? msg : [msg]) onMessage(m);
+});
+rl.on("close", () => {
+  if (flag("--ignore-eof")) return;
+  // Let queued answers reach stdout before exiting.
+  setImmediate(() => process.stdout.write("", () => process.exit(exitCode)));
+});

@@ -1,0 +1,387 @@
+//! Defaults: filling absent `absentAs` fields in, and eliding fields equal
+//! to their default.
+//!
+//! # Fill
+//!
+//! [`fill`] puts a fresh copy of the default into every absent `absentAs`
+//! key, everywhere in the value: inside arrays, records and union members.
+//! Defaults are themselves filled once when the schema loads, so a default
+//! written `{steering: []}` for a type with a `liveSteered` default arrives
+//! with `liveSteered` too, and `fill(fill(x)) == fill(x)`.
+//!
+//! A union value is filled as the member it belongs to: the first member it
+//! matches with undeclared keys rejected, else the first it matches with them
+//! allowed. Members discriminated by a literal field (`stage: 'wrap_up'`)
+//! therefore pick themselves. If filling would move the value to a different
+//! member (possible only when no literal field tells object members apart),
+//! the value is left as it is, so that filling stays idempotent.
+//!
+//! # Where a filled key goes
+//!
+//! Keys keep their order; an inserted key goes before the first present key
+//! that the definition declares after it, else right after the last present
+//! key declared before it, else at the end. Missing keys are inserted in
+//! declared order. A value whose keys follow the declared order therefore
+//! gets every default back at its declared position.
+//!
+//! # Elide
+//!
+//! [`elide`] leaves out every `absentAs` field whose value equals its
+//! (filled) default, exactly, key order included. The contract is
+//! `fill(elide(x)) == fill(x)` for every valid `x`, and so
+//! `fill(elide(x)) == x` for every complete `x` (one that already carries
+//! all its defaults, as a current producer writes it). To keep it, elision
+//! checks its own work: a field is left out only if filling puts it back at
+//! the same position (so a value with keys out of declared order may keep
+//! some defaults), and a union value is elided only if filling the result
+//! gives back the value.
+//!
+//! Undeclared keys are passed through untouched by both.
+
+use super::check::{self, CheckOptions, UnknownKeys, frame_limit, members_exclusive, select};
+use super::defs::Schema;
+use super::types::{Field, ObjectType, Presence, Type};
+use crate::DEFAULT_MAX_DEPTH;
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Map, Value};
+
+/// Fills every absent `absentAs` field of `value`, read as `type_name`,
+/// with a copy of its default (see the [module docs](self)).
+///
+/// The value must check against the type with undeclared keys allowed;
+/// otherwise the error ([`ErrorKind::Type`]) names the first violation.
+pub fn fill(schema: &Schema, type_name: &str, value: Value) -> Result<Value> {
+    let ty = validated(schema, type_name, &value)?;
+    Filler::new(schema, &StoredDefaults).fill(ty, value)
+}
+
+/// Leaves out every field of `value` (read as `type_name`) that equals its
+/// default, where filling restores it exactly (see the [module docs](self)).
+///
+/// The value must check against the type with undeclared keys allowed;
+/// otherwise the error ([`ErrorKind::Type`]) names the first violation.
+pub fn elide(schema: &Schema, type_name: &str, value: Value) -> Result<Value> {
+    let ty = validated(schema, type_name, &value)?;
+    let full = Filler::new(schema, &StoredDefaults).fill(ty, value)?;
+    Elider {
+        schema,
+        frames: 0,
+        limit: frame_limit(DEFAULT_MAX_DEPTH),
+    }
+    .elide(ty, full)
+}
+
+/// Where [`Filler`] gets the filled default of a field.
+pub(crate) trait DefaultSource {
+    /// The default of `field`, with its own absent fields filled in.
+    fn filled(&self, field: &Field) -> Result<Value>;
+}
+
+/// The defaults a loaded schema stores.
+struct StoredDefaults;
+
+impl DefaultSource for StoredDefaults {
+    fn filled(&self, field: &Field) -> Result<Value> {
+        Ok(field.filled_default().cloned().unwrap_or(Value::Null))
+    }
+}
+
+fn validated<'s>(schema: &'s Schema, type_name: &str, value: &Value) -> Result<&'s Type> {
+    let named = schema.require(type_name)?;
+    let options = CheckOptions {
+        unknown_keys: UnknownKeys::Allow,
+        ..CheckOptions::default()
+    };
+    let depth = value.depth();
+    if depth > DEFAULT_MAX_DEPTH {
+        return Err(Error::new(
+            ErrorKind::DepthLimit,
+            format!(
+                "expected a value nested at most {DEFAULT_MAX_DEPTH} deep, found nesting {depth} deep"
+            ),
+        ));
+    }
+    let violations = check::check(schema, type_name, value, &options)?;
+    if let Some(first) = violations.first() {
+        let more = match violations.len() - 1 {
+            0 => String::new(),
+            1 => " (and 1 more violation)".to_owned(),
+            n => format!(" (and {n} more violations)"),
+        };
+        let e = Error::new(
+            ErrorKind::Type,
+            format!("expected {}, found {}{more}", first.expected, first.found),
+        );
+        return Err(if first.path.is_empty() {
+            e
+        } else {
+            e.with_path(first.path.clone())
+        });
+    }
+    Ok(&named.ty)
+}
+
+/// The fill walk over a value known to match its type.
+pub(crate) struct Filler<'s> {
+    schema: &'s Schema,
+    defaults: &'s dyn DefaultSource,
+    frames: usize,
+    limit: usize,
+}
+
+impl<'s> Filler<'s> {
+    pub(crate) fn new(schema: &'s Schema, defaults: &'s dyn DefaultSource) -> Self {
+        Filler {
+            schema,
+            defaults,
+            frames: 0,
+            limit: frame_limit(DEFAULT_MAX_DEPTH),
+        }
+    }
+
+    pub(crate) fn fill(&mut self, ty: &Type, v: Value) -> Result<Value> {
+        if self.frames >= self.limit {
+            return Err(Error::new(
+                ErrorKind::DepthLimit,
+                format!(
+                    "expected types that reach a value in at most {} steps, found a longer chain",
+                    self.limit
+                ),
+            ));
+        }
+        self.frames += 1;
+        let out = self.fill_inner(ty, v);
+        self.frames -= 1;
+        out
+    }
+
+    fn fill_inner(&mut self, ty: &Type, v: Value) -> Result<Value> {
+        Ok(match (ty, v) {
+            (Type::Ref(name), v) => {
+                let target = self.schema.resolve(name);
+                self.fill(target, v)?
+            }
+            (Type::Object(o), Value::Object(m)) => Value::Object(self.fill_object(o, m)?),
+            (Type::Array(t), Value::Array(items)) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|x| self.fill(t, x))
+                    .collect::<Result<_>>()?,
+            ),
+            (Type::Record(Some(t)), Value::Object(m)) => {
+                let mut out = Map::with_capacity(m.len());
+                for (k, x) in m {
+                    out.push_unique(k, self.fill(t, x)?);
+                }
+                Value::Object(out)
+            }
+            (Type::Union(members), v) => self.fill_union(members, v)?,
+            (_, v) => v,
+        })
+    }
+
+    fn fill_union(&mut self, members: &[Type], v: Value) -> Result<Value> {
+        let Some(b) = select(self.schema, members, &v) else {
+            return Ok(v);
+        };
+        let filled = self.fill(&members[b], v.clone())?;
+        Ok(if select(self.schema, members, &filled) == Some(b) {
+            filled
+        } else {
+            v
+        })
+    }
+
+    fn fill_object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
+        let mut entries: Vec<(String, Value)> = Vec::with_capacity(o.fields.len().max(m.len()));
+        let mut order: Vec<Option<usize>> = Vec::with_capacity(entries.capacity());
+        for (k, x) in m {
+            let declared = declared_index(o, &k);
+            let x = match declared {
+                Some(i) => self.fill(&o.fields[i].ty, x)?,
+                None => x,
+            };
+            order.push(declared);
+            entries.push((k, x));
+        }
+        for (d, field) in o.fields.iter().enumerate() {
+            if !matches!(field.presence, Presence::AbsentAs(_)) || order.contains(&Some(d)) {
+                continue;
+            }
+            let at = insertion_point(&order, d);
+            order.insert(at, Some(d));
+            entries.insert(at, (field.name.clone(), self.defaults.filled(field)?));
+        }
+        let mut out = Map::with_capacity(entries.len());
+        for (k, x) in entries {
+            out.push_unique(k, x);
+        }
+        Ok(out)
+    }
+}
+
+/// The position of the declared field named `key`.
+fn declared_index(o: &ObjectType, key: &str) -> Option<usize> {
+    o.fields.iter().position(|f| f.name == key)
+}
+
+/// Where fill inserts declared field `d` among keys whose declared
+/// positions are `order` (`None` for undeclared keys).
+fn insertion_point(order: &[Option<usize>], d: usize) -> usize {
+    if let Some(i) = order.iter().position(|x| matches!(x, Some(j) if *j > d)) {
+        return i;
+    }
+    if let Some(i) = order.iter().rposition(|x| matches!(x, Some(j) if *j < d)) {
+        return i + 1;
+    }
+    order.len()
+}
+
+/// Whether leaving out the declared fields `gone` (ascending) from keys in
+/// `order` lets fill put them back where they were.
+fn restores(order: &[Option<usize>], gone: &[usize]) -> bool {
+    let mut kept: Vec<Option<usize>> = order
+        .iter()
+        .copied()
+        .filter(|x| !matches!(x, Some(d) if gone.contains(d)))
+        .collect();
+    for &d in gone {
+        let at = insertion_point(&kept, d);
+        kept.insert(at, Some(d));
+    }
+    kept == order
+}
+
+/// The elide walk over a complete value (one that fill leaves unchanged).
+struct Elider<'s> {
+    schema: &'s Schema,
+    frames: usize,
+    limit: usize,
+}
+
+impl Elider<'_> {
+    fn elide(&mut self, ty: &Type, v: Value) -> Result<Value> {
+        if self.frames >= self.limit {
+            return Err(Error::new(
+                ErrorKind::DepthLimit,
+                format!(
+                    "expected types that reach a value in at most {} steps, found a longer chain",
+                    self.limit
+                ),
+            ));
+        }
+        self.frames += 1;
+        let out = self.elide_inner(ty, v);
+        self.frames -= 1;
+        out
+    }
+
+    fn elide_inner(&mut self, ty: &Type, v: Value) -> Result<Value> {
+        Ok(match (ty, v) {
+            (Type::Ref(name), v) => {
+                let target = self.schema.resolve(name);
+                self.elide(target, v)?
+            }
+            (Type::Object(o), Value::Object(m)) => Value::Object(self.elide_object(o, m)?),
+            (Type::Array(t), Value::Array(items)) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|x| self.elide(t, x))
+                    .collect::<Result<_>>()?,
+            ),
+            (Type::Record(Some(t)), Value::Object(m)) => {
+                let mut out = Map::with_capacity(m.len());
+                for (k, x) in m {
+                    out.push_unique(k, self.elide(t, x)?);
+                }
+                Value::Object(out)
+            }
+            (Type::Union(members), v) => {
+                let Some(b) = select(self.schema, members, &v) else {
+                    return Ok(v);
+                };
+                let elided = self.elide(&members[b], v.clone())?;
+                if elided == v {
+                    return Ok(v);
+                }
+                // Filling `elided` as member `b` gives `v` back (the walk below
+                // a union keeps that promise), so what remains to check is that
+                // fill picks `b` again. When filling could move a value between
+                // members, fill itself is the check.
+                let kept = if members_exclusive(self.schema, members) {
+                    select(self.schema, members, &elided) == Some(b)
+                } else {
+                    Filler::new(self.schema, &StoredDefaults).fill_union(members, elided.clone())?
+                        == v
+                };
+                if kept { elided } else { v }
+            }
+            (_, v) => v,
+        })
+    }
+
+    fn elide_object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
+        let order: Vec<Option<usize>> = m.keys().map(|k| declared_index(o, k)).collect();
+        let candidates: Vec<usize> = m
+            .iter()
+            .zip(&order)
+            .filter_map(|((_, x), d)| {
+                let d = (*d)?;
+                let default = o.fields[d].filled_default()?;
+                (x == default).then_some(d)
+            })
+            .collect();
+        let mut gone = candidates;
+        gone.sort_unstable();
+        if !restores(&order, &gone) {
+            // Keys out of declared order: leave out what can be put back, one at a time.
+            let mut kept_out: Vec<usize> = Vec::with_capacity(gone.len());
+            for &d in &gone {
+                let mut trial = kept_out.clone();
+                trial.push(d);
+                if restores(&order, &trial) {
+                    kept_out = trial;
+                }
+            }
+            gone = kept_out;
+        }
+        let mut out = Map::with_capacity(m.len() - gone.len());
+        for ((k, x), d) in m.into_iter().zip(order) {
+            match d {
+                Some(d) if gone.contains(&d) => {}
+                Some(d) => out.push_unique(k, self.elide(&o.fields[d].ty, x)?),
+                None => out.push_unique(k, x),
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insertion_prefers_the_next_declared_key() {
+        // declared a(0) b(1) c(2); present a, c: b goes before c
+        assert_eq!(insertion_point(&[Some(0), Some(2)], 1), 1);
+        // present a, undeclared: b goes after a
+        assert_eq!(insertion_point(&[Some(0), None], 1), 1);
+        // nothing declared present: the end
+        assert_eq!(insertion_point(&[None, None], 1), 2);
+        assert_eq!(insertion_point(&[], 0), 0);
+    }
+
+    #[test]
+    fn restores_detects_a_moved_key() {
+        assert!(restores(&[Some(0), Some(1), Some(2)], &[0, 1, 2]));
+        assert!(restores(&[Some(0), Some(1), None], &[1]));
+        assert!(restores(&[Some(0), None, Some(1), Some(2)], &[1]));
+        // an undeclared key between: b would come back before it
+        assert!(!restores(&[Some(0), None, Some(1)], &[1]));
+        // b written before a cannot be put back before a
+        assert!(!restores(&[Some(1), Some(0)], &[1]));
+        assert!(!restores(&[Some(1), Some(0)], &[0]));
+        assert!(restores(&[Some(1), Some(0), Some(2)], &[2]));
+    }
+}
