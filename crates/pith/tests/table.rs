@@ -209,6 +209,7 @@ proptest! {
     fn compact_hoisting_round_trips(rows in rows()) {
         let t = encode_rows_compact(&rows).expect("rows are objects");
         let meta = Encoding::from_value(&t.encoding.to_value()).expect("metadata reads back");
+        prop_assert_eq!(&meta.absent, &t.encoding.absent);
         let back = decode_rows(t.rows, &meta).expect("restores");
         let (want, got) = (Value::Array(rows), Value::Array(back));
         prop_assert!(equivalent(&want, &got), "{:?}", difference(&want, &got));

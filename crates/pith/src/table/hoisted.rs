@@ -101,7 +101,8 @@ pub struct Encoding {
     pub json_columns: Vec<String>,
     /// Columns whose present cells are space-separated lists (compact form).
     pub list_columns: Vec<String>,
-    /// Cells the rows do not have, as `(row, column)`, row-major.
+    /// Cells the rows do not have, as `(row, column)`: row-major in the
+    /// seed's style, column by column (in column order) in the compact one.
     pub absent: Vec<(usize, String)>,
     /// How `absent` is written.
     pub style: Style,
@@ -210,7 +211,6 @@ impl Encoding {
                                     .push((row_index(row, &index_path(&at, i))?, c.clone()));
                             }
                         }
-                        enc.absent.sort_by_key(|(r, _)| *r);
                     }
                     other => {
                         return Err(bad(
@@ -509,6 +509,12 @@ fn hoist(rows: &[Value], style: Style, max_depth: usize) -> Result<HoistedRows> 
             o.push_unique(name.clone(), cell);
         }
         out.push(Value::Object(o));
+    }
+    if style == Style::Compact {
+        // Grouped by column, in column order.
+        encoding
+            .absent
+            .sort_by_key(|(_, c)| slot.get(c.as_str()).copied().unwrap_or(0));
     }
     Ok(HoistedRows {
         columns,
