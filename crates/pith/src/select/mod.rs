@@ -19,18 +19,22 @@
 //!
 //! # `auto`
 //!
-//! 1. Bottom-up over the document, each candidate collection is written
-//!    three ways — TOON as it stands, the seed's hoisted form, the compact
-//!    hoisted form — and keeps the cheapest by the [`Metric`] (see
-//!    `plan.rs`). Columnar tables make a reader look values up by position,
-//!    so `auto` never picks them.
-//! 2. The planned document is written as TOON and measured exactly; so is
-//!    plain TOON when planning changed anything.
-//! 3. Compact JSON is measured: its byte length is computed without writing
-//!    it; for tokens, a floor computed without writing it decides when TOON
-//!    is already no larger, and otherwise JSON is written and counted. The
-//!    cheapest document wins (ties go to fewer bytes, then to JSON), so
-//!    `auto` never costs more than compact JSON.
+//! 1. The value is written as plain TOON (spec 4.x, the layout asked for).
+//! 2. When that text has no list items, it tells everything else: no
+//!    collection can gain from hoisting (TOON wrote every array of objects
+//!    as a table), no key belongs to a look-alike, and floors under compact
+//!    JSON's bytes and tokens can be read off it (`text.rs`). Otherwise one
+//!    pass over the value finds look-alikes, collections worth planning and
+//!    the same floors (`bound.rs`).
+//! 3. Collections worth planning are planned bottom-up (`plan.rs`): each is
+//!    written three ways, TOON as it stands, the seed's hoisted form and
+//!    the compact one, and keeps the cheapest by the [`Metric`]. Columnar
+//!    tables make a reader look values up by position, so `auto` never
+//!    picks them. The planned document replaces plain TOON when cheaper.
+//! 4. Compact JSON is ruled out when its floor exceeds the TOON document's
+//!    exact cost; otherwise it is written and measured, and the cheapest
+//!    document wins (ties go to fewer bytes, then to JSON). So `auto` never
+//!    costs more than compact JSON, nor than plain TOON.
 //!
 //! # Reading: one reader, no guessing
 //!

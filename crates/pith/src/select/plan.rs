@@ -9,9 +9,11 @@
 //! choices.
 //!
 //! Costs are those of a fragment: the member (and its metadata) written as
-//! TOON at its indentation, lines counted one at a time (a line ending in
-//! `\n` counts on its own, see [`crate::tokens`]), so no candidate costs a
-//! render of the whole document.
+//! TOON at its indentation and counted as whole lines (a line ending in `\n`
+//! counts on its own, see [`crate::tokens`]), so no candidate costs a render
+//! of the whole document. The first member of a list item really starts on
+//! its hyphen line; the fragment puts it one level deeper, a slight
+//! overestimate that the document-level comparison corrects.
 
 use super::{Choice, Metric, TableForm};
 use crate::table::hoisted::{self, ENCODING_SUFFIX};

@@ -23,9 +23,9 @@
 //!   (less 4 for every `\u` escape), plus JSON's quotes around bare keys,
 //!   colons, and braces of table rows.
 //! * **Tokens** (o200k_base and cl100k_base; see `bound.rs` for the piece
-//!   rules): the runs of ASCII letters (one piece each) and digits
-//!   (`ceil(n / 3)` pieces) in primitives and keys, counted where they touch
-//!   no joiner (`'`, non-ASCII, and here every `\u` escape), each table's
+//!   rules): the runs of ASCII letters and of ASCII digits in primitives
+//!   and keys (at least one piece each), counted where they touch no joiner
+//!   (`'`, non-ASCII, and here every `\u` escape), each table's
 //!   field-name runs once per row, and punctuation runs JSON is sure to
 //!   have: after each key ending in an ASCII letter or digit, the `":` that
 //!   follows it (two or more characters, so a piece of its own); and in flat
