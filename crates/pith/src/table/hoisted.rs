@@ -261,6 +261,10 @@ impl Encoding {
 /// Hoists `rows` in the seed's form: JSON text for every column holding an
 /// object or array, `absent` pairs for missing cells.
 ///
+/// Like the seed's codec, this pads every row to every column: for sparse
+/// rows check [`dense_enough`](super::dense_enough) first, as
+/// [`crate::select`] does.
+///
 /// # Errors
 ///
 /// [`ErrorKind::Type`] naming the first row that is not an object.

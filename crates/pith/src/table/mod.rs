@@ -68,6 +68,23 @@ pub fn is_columnar(map: &Map) -> bool {
         && (n == 3 || map.contains_key("absent"))
 }
 
+/// The density guard: whether `rows` are all objects and a grid of rows ×
+/// distinct columns would hold at most twice the cells present. Counted in
+/// one pass over the keys, without building the grid; the forms that pad
+/// rows to a grid ([`hoisted`], [`columnar`]) are only used on collections
+/// that pass it.
+///
+/// ```
+/// let sparse = pith::json::parse(r#"[{"a":1},{"b":2},{"c":3}]"#)?;
+/// assert!(!pith::table::dense_enough(sparse.as_array().unwrap()));
+/// let dense = pith::json::parse(r#"[{"a":1,"b":2},{"a":3}]"#)?;
+/// assert!(pith::table::dense_enough(dense.as_array().unwrap()));
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn dense_enough(rows: &[Value]) -> bool {
+    Census::of(rows).is_some_and(|c| c.dense_enough(rows.len()))
+}
+
 /// Columns and present cells of a collection, counted in one pass without
 /// building a grid.
 pub(crate) struct Census<'a> {
