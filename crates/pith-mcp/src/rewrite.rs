@@ -3,8 +3,9 @@
 //! `tools/list` answers built on it.
 
 use crate::policy::{Options, Structured, ToolFilter};
+use pith::select::{self, Form, Metric, Syntax};
 use pith::tokens::{Tokenizer, TokenizerKind};
-use pith::toon::{DecodeOptions, EncodeOptions};
+use pith::toon::DecodeOptions;
 use pith::{Map, Value};
 
 /// The least saving, in tokens, for which a text is rewritten, unless told
@@ -57,15 +58,18 @@ impl Default for RewriteOptions {
 pub enum Encoding {
     /// TOON, spec 4.x; `pith decode` reads it back.
     Toon,
+    /// TOON with key-hoisted tables (pith's compact form or the seed's).
+    Hoisted,
     /// Compact JSON.
     Json,
 }
 
 impl Encoding {
-    /// The name written under [`ENCODING_META_KEY`]: `toon` or `json`.
+    /// The name written under [`ENCODING_META_KEY`]: `toon`, `hoisted` or `json`.
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Toon => "toon",
+            Encoding::Hoisted => "hoisted",
             Encoding::Json => "json",
         }
     }
@@ -113,17 +117,17 @@ pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
         let saving = tokens_before.saturating_sub(after);
         saving > 0 && saving >= opts.min_saving
     };
-    let (mut rendered, mut encoding, mut tokens_after) = render(&value, tokenizer);
+    let (mut rendered, mut encoding, mut tokens_after) = render(&value, opts.tokenizer)?;
     if !worth(tokens_after) {
         return None;
     }
-    if decode(&rendered, encoding).ok().as_ref() != Some(&value) {
+    if !reads_back(&rendered, &value) {
         // Should a renderer ever lose a fact, compact JSON (which pith
         // writes exactly) still may be worth it.
         rendered = pith::json::to_string(&value);
         encoding = Encoding::Json;
         tokens_after = tokenizer.count(&rendered);
-        if !worth(tokens_after) || decode(&rendered, encoding).ok().as_ref() != Some(&value) {
+        if !worth(tokens_after) || !reads_back(&rendered, &value) {
             return None;
         }
     }
@@ -136,33 +140,36 @@ pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
 }
 
 /// THE RENDERER: the one call site that decides which text stands for a
-/// value. Today the candidates are TOON (spec 4.x) and compact JSON, both
-/// lossless; the one with fewer tokens wins, JSON on a tie. An empty text
-/// (TOON's `{}`) is never chosen: a reader cannot tell it from no answer.
-fn render(value: &Value, tokenizer: &Tokenizer) -> (String, Encoding, usize) {
-    let json = pith::json::to_string(value);
-    let json_tokens = tokenizer.count(&json);
-    let mut best = (json, Encoding::Json, json_tokens);
-    if let Ok(toon) = pith::toon::encode(value, &EncodeOptions::default())
-        && !toon.is_empty()
-    {
-        let toon_tokens = tokenizer.count(&toon);
-        if toon_tokens < best.2 {
-            best = (toon, Encoding::Toon, toon_tokens);
-        }
+/// value: pith's `auto` selection (the fewest tokens among TOON, key-hoisted
+/// tables and compact JSON, never a positional form, never more than compact
+/// JSON). An empty text (TOON's `{}`) is never chosen: a reader cannot tell
+/// it from no answer.
+fn render(value: &Value, tokenizer: TokenizerKind) -> Option<(String, Encoding, usize)> {
+    let opts = select::Options {
+        form: Form::Auto,
+        metric: Metric::Tokens(tokenizer),
+        ..select::Options::default()
+    };
+    let encoded = select::encode(value, &opts).ok()?;
+    if encoded.text.is_empty() {
+        let json = pith::json::to_string(value);
+        let tokens = Tokenizer::get(tokenizer).count(&json);
+        return Some((json, Encoding::Json, tokens));
     }
-    best
+    let encoding = match encoded.syntax {
+        Syntax::Json => Encoding::Json,
+        Syntax::Toon if encoded.tables.is_empty() => Encoding::Toon,
+        Syntax::Toon => Encoding::Hoisted,
+    };
+    let tokens = Tokenizer::get(tokenizer).count(&encoded.text);
+    Some((encoded.text, encoding, tokens))
 }
 
-/// Reads a rendered text back as `pith decode` does: JSON when the text is
-/// JSON, TOON otherwise.
-fn decode(text: &str, encoding: Encoding) -> pith::Result<Value> {
-    match encoding {
-        Encoding::Json => pith::json::parse(text),
-        Encoding::Toon => {
-            pith::json::parse(text).or_else(|_| pith::toon::decode(text, &DecodeOptions::default()))
-        }
-    }
+/// Whether `text` reads back, as `pith decode` reads it, to `value` under
+/// the contract's equality (table rows may take their header's key order).
+fn reads_back(text: &str, value: &Value) -> bool {
+    select::decode(text.as_bytes(), &DecodeOptions::default())
+        .is_ok_and(|back| pith::equiv::equivalent(value, &back))
 }
 
 /// Rewrites the text items of a `tools/call` result (a `CallToolResult`)

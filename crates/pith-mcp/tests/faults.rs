@@ -675,8 +675,8 @@ fn text_items(message: &Value) -> Vec<Value> {
                 .and_then(|m| m.get(pith_mcp::ENCODING_META_KEY))
                 .and_then(Value::as_str);
             match encoding {
-                Some("toon") => pith::toon::decode(text, &Default::default()).unwrap(),
-                _ => pith::json::parse(text).unwrap(),
+                Some(_) => pith::select::decode(text.as_bytes(), &Default::default()).unwrap(),
+                None => pith::json::parse(text).unwrap(),
             }
         })
         .collect()
