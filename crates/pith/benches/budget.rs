@@ -17,8 +17,11 @@ use pith::Value;
 use pith::budget::{Budget, FitOptions, fit};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::{self, EncodeOptions};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use support::{datasets, median};
+
+#[path = "support/mod.rs"]
+mod support;
 
 const RUNS: usize = 9;
 const BUDGET: usize = 10_000;
@@ -51,8 +54,10 @@ fn main() {
             };
             let (_, tokens, omitted) = once();
             assert!(tokens <= BUDGET);
-            let cold = median(|| std::thread::spawn(once).join().expect("fit thread").0);
-            let warm = median(|| once().0);
+            let cold = median(RUNS, || {
+                std::thread::spawn(once).join().expect("fit thread").0
+            });
+            let warm = median(RUNS, || once().0);
             let name = file.trim_end_matches(".json");
             println!(
                 "{name:<16} {form:<5} {:>8.1}ms {:>8.1}ms {tokens:>8} {omitted:>7}",
@@ -63,20 +68,6 @@ fn main() {
     }
 }
 
-fn median(mut f: impl FnMut() -> Duration) -> Duration {
-    f();
-    let mut times: Vec<Duration> = (0..RUNS).map(|_| f()).collect();
-    times.sort();
-    times[RUNS / 2]
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
-}
-
-fn datasets() -> PathBuf {
-    match std::env::var_os("PITH_DATASETS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-    }
 }

@@ -19,9 +19,11 @@
 #![allow(unsafe_code)] // the counting allocator below
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use support::{Contestant, datasets};
+
+#[path = "support/mod.rs"]
+mod support;
 
 /// Counts live heap bytes and their high-water mark.
 struct Counting;
@@ -65,45 +67,8 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-struct Contestant<'a> {
-    name: &'static str,
-    run: Box<dyn FnMut() + 'a>,
-    times: Vec<Duration>,
-}
-
 fn main() {
-    let mut runs = 15;
-    let mut check = false;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N"),
-            "--check" => check = true,
-            _ => {} // cargo passes --bench
-        }
-    }
-    let mut missed = Vec::new();
-    for file in ["gen-flat-50k.json", "gen-nested-10k.json"] {
-        missed.extend(bench_file(file, runs));
-    }
-    if missed.is_empty() {
-        println!("\nall targets met");
-    } else {
-        println!("\ntargets missed:");
-        for m in &missed {
-            println!("  {m}");
-        }
-        if check {
-            std::process::exit(1);
-        }
-    }
-}
-
-fn datasets() -> PathBuf {
-    match std::env::var_os("PITH_DATASETS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-    }
+    support::run_targets(bench_file);
 }
 
 fn bench_file(file: &str, runs: usize) -> Vec<String> {
@@ -144,52 +109,26 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
     );
 
     let mut encode = vec![
-        Contestant {
-            name: "pith toon encode",
-            run: Box::new(|| {
-                std::hint::black_box(pith::toon::encode(&value, &opts).unwrap());
-            }),
-            times: Vec::new(),
-        },
-        Contestant {
-            name: "serde_json::to_string",
-            run: Box::new(|| {
-                std::hint::black_box(serde_json::to_string(&sj).unwrap());
-            }),
-            times: Vec::new(),
-        },
-        Contestant {
-            name: "serde_toon::to_string",
-            run: Box::new(|| {
-                std::hint::black_box(serde_toon::to_string(&st).unwrap());
-            }),
-            times: Vec::new(),
-        },
+        Contestant::new("pith toon encode", || {
+            std::hint::black_box(pith::toon::encode(&value, &opts).unwrap());
+        }),
+        Contestant::new("serde_json::to_string", || {
+            std::hint::black_box(serde_json::to_string(&sj).unwrap());
+        }),
+        Contestant::new("serde_toon::to_string", || {
+            std::hint::black_box(serde_toon::to_string(&st).unwrap());
+        }),
     ];
     let mut decode = vec![
-        Contestant {
-            name: "pith toon decode",
-            run: Box::new(|| {
-                std::hint::black_box(pith::toon::decode(&toon, &dopts).unwrap());
-            }),
-            times: Vec::new(),
-        },
-        Contestant {
-            name: "serde_json::from_str",
-            run: Box::new(|| {
-                std::hint::black_box(serde_json::from_str::<serde_json::Value>(&compact).unwrap());
-            }),
-            times: Vec::new(),
-        },
-        Contestant {
-            name: "serde_toon::from_str",
-            run: Box::new(|| {
-                std::hint::black_box(
-                    serde_toon::from_str::<serde_toon::Value>(&peer_toon).unwrap(),
-                );
-            }),
-            times: Vec::new(),
-        },
+        Contestant::new("pith toon decode", || {
+            std::hint::black_box(pith::toon::decode(&toon, &dopts).unwrap());
+        }),
+        Contestant::new("serde_json::from_str", || {
+            std::hint::black_box(serde_json::from_str::<serde_json::Value>(&compact).unwrap());
+        }),
+        Contestant::new("serde_toon::from_str", || {
+            std::hint::black_box(serde_toon::from_str::<serde_toon::Value>(&peer_toon).unwrap());
+        }),
     ];
     let enc = measure(&mut encode, runs, bytes);
     let dec = measure(&mut decode, runs, bytes);
@@ -216,20 +155,10 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
 
 /// Runs the contestants round-robin; prints and returns median MB/s each.
 fn measure(cs: &mut [Contestant<'_>], runs: usize, bytes: f64) -> Vec<f64> {
-    for c in cs.iter_mut() {
-        (c.run)(); // warm-up
-    }
-    for _ in 0..runs {
-        for c in cs.iter_mut() {
-            let t = Instant::now();
-            (c.run)();
-            c.times.push(t.elapsed());
-        }
-    }
-    cs.iter_mut()
-        .map(|c| {
-            c.times.sort();
-            let median = c.times[c.times.len() / 2];
+    let medians = support::round_robin(cs, runs);
+    cs.iter()
+        .zip(medians)
+        .map(|(c, median)| {
             let mbps = bytes / median.as_secs_f64() / 1e6;
             println!(
                 "  {:<24} median {:>9.3} ms  {:>8.1} MB/s",

@@ -17,48 +17,13 @@
 
 use pith::select::{Form, Metric, Options};
 use pith::tokens::TokenizerKind;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use support::{Contestant, datasets};
 
-struct Contestant<'a> {
-    name: &'static str,
-    run: Box<dyn FnMut() + 'a>,
-    times: Vec<Duration>,
-}
+#[path = "support/mod.rs"]
+mod support;
 
 fn main() {
-    let mut runs = 15;
-    let mut check = false;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N"),
-            "--check" => check = true,
-            _ => {} // cargo passes --bench
-        }
-    }
-    let mut missed = Vec::new();
-    for file in ["gen-flat-50k.json", "gen-nested-10k.json"] {
-        missed.extend(bench_file(file, runs));
-    }
-    if missed.is_empty() {
-        println!("\nall targets met");
-    } else {
-        println!("\ntargets missed:");
-        for m in &missed {
-            println!("  {m}");
-        }
-        if check {
-            std::process::exit(1);
-        }
-    }
-}
-
-fn datasets() -> PathBuf {
-    match std::env::var_os("PITH_DATASETS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-    }
+    support::run_targets(bench_file);
 }
 
 fn bench_file(file: &str, runs: usize) -> Vec<String> {
@@ -86,34 +51,18 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
     println!("\n{file}: {} bytes of JSON, {runs} runs", text.len());
 
     let mut cs = vec![
-        Contestant {
-            name: "toon::encode",
-            run: Box::new(|| {
-                std::hint::black_box(pith::toon::encode(&value, &toon).unwrap());
-            }),
-            times: Vec::new(),
-        },
-        Contestant {
-            name: "auto --select bytes",
-            run: Box::new(|| {
-                std::hint::black_box(pith::select::encode(&value, &bytes).unwrap());
-            }),
-            times: Vec::new(),
-        },
-        Contestant {
-            name: "auto --select tokens",
-            run: Box::new(|| {
-                std::hint::black_box(pith::select::encode(&value, &tokens).unwrap());
-            }),
-            times: Vec::new(),
-        },
-        Contestant {
-            name: "hoisted-compact",
-            run: Box::new(|| {
-                std::hint::black_box(pith::select::encode(&value, &compact).unwrap());
-            }),
-            times: Vec::new(),
-        },
+        Contestant::new("toon::encode", || {
+            std::hint::black_box(pith::toon::encode(&value, &toon).unwrap());
+        }),
+        Contestant::new("auto --select bytes", || {
+            std::hint::black_box(pith::select::encode(&value, &bytes).unwrap());
+        }),
+        Contestant::new("auto --select tokens", || {
+            std::hint::black_box(pith::select::encode(&value, &tokens).unwrap());
+        }),
+        Contestant::new("hoisted-compact", || {
+            std::hint::black_box(pith::select::encode(&value, &compact).unwrap());
+        }),
     ];
     let medians = measure(&mut cs, runs);
     let mut missed = Vec::new();
@@ -144,20 +93,11 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
 
 /// Runs the contestants round-robin; prints and returns the median seconds of each.
 fn measure(cs: &mut [Contestant<'_>], runs: usize) -> Vec<f64> {
-    for c in cs.iter_mut() {
-        (c.run)(); // warm-up
-    }
-    for _ in 0..runs {
-        for c in cs.iter_mut() {
-            let t = Instant::now();
-            (c.run)();
-            c.times.push(t.elapsed());
-        }
-    }
-    cs.iter_mut()
-        .map(|c| {
-            c.times.sort();
-            let median = c.times[c.times.len() / 2].as_secs_f64();
+    let medians = support::round_robin(cs, runs);
+    cs.iter()
+        .zip(medians)
+        .map(|(c, median)| {
+            let median = median.as_secs_f64();
             println!("  {:<24} median {:>9.3} ms", c.name, median * 1e3);
             median
         })

@@ -18,6 +18,10 @@ use pith::tokens::{Tokenizer, TokenizerKind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+use support::{datasets, median};
+
+#[path = "support/mod.rs"]
+mod support;
 
 const RUNS: usize = 7;
 const INIT_RUNS: usize = 9;
@@ -48,7 +52,7 @@ fn main() {
         for (label, text) in [("TOON", toon.as_str()), ("compact JSON", json.as_str())] {
             let expected = peer.encode_ordinary(text).len();
             assert_eq!(pith.count(text), expected, "{kind} {label}: counts differ");
-            let cold = median(|| {
+            let cold = median(RUNS, || {
                 let text = text.to_owned();
                 std::thread::spawn(move || {
                     let start = Instant::now();
@@ -58,12 +62,12 @@ fn main() {
                 .join()
                 .expect("count thread")
             });
-            let warm = median(|| {
+            let warm = median(RUNS, || {
                 let start = Instant::now();
                 std::hint::black_box(pith.count(text));
                 start.elapsed()
             });
-            let theirs = median(|| {
+            let theirs = median(RUNS, || {
                 let start = Instant::now();
                 std::hint::black_box(peer.encode_ordinary(text).len());
                 start.elapsed()
@@ -89,14 +93,6 @@ fn main() {
             theirs.as_secs_f64() * 1e3
         );
     }
-}
-
-/// Runs `f` once to warm up, then [`RUNS`] times; the median duration.
-fn median(mut f: impl FnMut() -> Duration) -> Duration {
-    f();
-    let mut times: Vec<Duration> = (0..RUNS).map(|_| f()).collect();
-    times.sort();
-    times[RUNS / 2]
 }
 
 /// The median start-up time of `what`, each in a fresh process.
@@ -142,11 +138,7 @@ fn init_once(what: &str) {
 }
 
 fn flat_path() -> PathBuf {
-    let dir = std::env::var_os("PITH_DATASETS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-        PathBuf::from,
-    );
-    dir.join("generated/gen-flat-50k.json")
+    datasets().join("generated/gen-flat-50k.json")
 }
 
 fn compact_json() -> String {

@@ -14,8 +14,11 @@
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
-use pith::{Number, Value};
 use std::path::{Path, PathBuf};
+
+#[path = "support/convert.rs"]
+mod convert;
+use convert::to_pith;
 
 /// Case counts per suite, pinned so that a lost file cannot go unnoticed.
 const SUITES: [(&str, Spec, usize); 3] = [
@@ -208,21 +211,5 @@ fn run_decode(case: &serde_json::Value, spec: Spec) -> Result<(), Failed> {
         Ok(v) if v == want => Ok(()),
         Ok(v) => Err(format!("decoded {v:?}\nexpected {want:?}").into()),
         Err(e) => Err(format!("unexpected error: {}", e.render(input)).into()),
-    }
-}
-
-/// Fixture JSON (read with key order preserved) as a pith value.
-fn to_pith(v: &serde_json::Value) -> Value {
-    match v {
-        serde_json::Value::Null => Value::Null,
-        serde_json::Value::Bool(b) => Value::Bool(*b),
-        serde_json::Value::Number(n) => {
-            Value::Number(Number::parse(&n.to_string()).expect("fixture number"))
-        }
-        serde_json::Value::String(s) => Value::String(s.clone()),
-        serde_json::Value::Array(a) => Value::Array(a.iter().map(to_pith).collect()),
-        serde_json::Value::Object(m) => {
-            Value::Object(m.iter().map(|(k, v)| (k.clone(), to_pith(v))).collect())
-        }
     }
 }

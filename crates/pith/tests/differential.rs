@@ -28,6 +28,9 @@
 //!   `a.b: 2` in the same object; pith follows spec 3.3 §13.4, which forbids
 //!   that. The generated documents do not contain that case.
 
+#[path = "support/datasets.rs"]
+mod datasets;
+use datasets::datasets;
 #[path = "support/equiv.rs"]
 mod equiv;
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
@@ -127,7 +130,7 @@ struct Doc {
 
 /// Every dataset file, each with `per_file` of the reference's option sets.
 fn dataset_docs(reference: &Reference, per_file: usize) -> Vec<Doc> {
-    let root = datasets_root();
+    let root = datasets();
     let mut files = Vec::new();
     collect_json_files(&root, &mut files);
     files.sort();
@@ -496,19 +499,6 @@ fn installed_version(package: &Path) -> Option<String> {
     let text = std::fs::read_to_string(package.join("package.json")).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     json["version"].as_str().map(str::to_owned)
-}
-
-fn datasets_root() -> PathBuf {
-    let root = match std::env::var_os("PITH_DATASETS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-    };
-    assert!(
-        root.is_dir(),
-        "datasets not found at {}: put the shared folder beside the checkout or set PITH_DATASETS",
-        root.display()
-    );
-    root
 }
 
 fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) {

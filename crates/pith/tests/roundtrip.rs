@@ -5,8 +5,12 @@
 //! back with their keys in another order. Same for JSON text.
 
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
-use pith::{Map, Number, Value};
+use pith::{Number, Value};
 use proptest::prelude::*;
+
+#[path = "support/gen.rs"]
+mod generate;
+use generate::object;
 
 #[path = "support/equiv.rs"]
 mod equiv;
@@ -134,10 +138,6 @@ fn value() -> impl Strategy<Value = Value> {
                 }),
         ]
     })
-}
-
-fn object(entries: Vec<(String, Value)>) -> Value {
-    Value::Object(entries.into_iter().collect::<Map>())
 }
 
 const DELIMITERS: [Delimiter; 3] = [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe];

@@ -9,23 +9,12 @@ use pith::equiv::{difference, equivalent};
 use pith::select::{Form, Metric, Options, Syntax, TableForm, decode, encode};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions};
-use pith::{ErrorKind, Map, Number, Value};
+use pith::{ErrorKind, Map, Value};
 use proptest::prelude::*;
 
-fn number() -> impl Strategy<Value = Number> {
-    prop_oneof![
-        any::<i64>().prop_map(Number::from),
-        any::<f64>().prop_filter_map("finite", Number::from_f64),
-        prop::sample::select(vec![
-            "9007199254740993",
-            "1e400",
-            "-1e-400",
-            "0.1000000000000000055511151231257827",
-            "123456789012345678901234567890.5",
-        ])
-        .prop_map(|s| Number::parse(s).expect("literal")),
-    ]
-}
+#[path = "support/gen.rs"]
+mod generate;
+use generate::{number, object};
 
 fn string() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -81,10 +70,6 @@ fn primitive() -> impl Strategy<Value = Value> {
         number().prop_map(Value::Number),
         string().prop_map(Value::String),
     ]
-}
-
-fn object(entries: Vec<(String, Value)>) -> Value {
-    Value::Object(entries.into_iter().collect::<Map>())
 }
 
 fn obj(entries: &[(&str, Value)]) -> Value {

@@ -14,20 +14,11 @@ use pith::Value;
 use pith::equiv::{difference, equivalent};
 use pith::select::{Options, decode, encode};
 use pith::tokens::{Tokenizer, TokenizerKind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn datasets() -> PathBuf {
-    let root = match std::env::var_os("PITH_DATASETS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-    };
-    assert!(
-        root.is_dir(),
-        "datasets not found at {}: put the shared folder beside the checkout or set PITH_DATASETS",
-        root.display()
-    );
-    root
-}
+#[path = "support/datasets.rs"]
+mod datasets;
+use datasets::datasets;
 
 struct Sizes {
     json: usize,

@@ -11,20 +11,9 @@ use pith::tokens::TokenizerKind;
 use pith::{ErrorKind, Map, Number, Value};
 use proptest::prelude::*;
 
-fn number() -> impl Strategy<Value = Number> {
-    prop_oneof![
-        any::<i64>().prop_map(Number::from),
-        any::<f64>().prop_filter_map("finite", Number::from_f64),
-        prop::sample::select(vec![
-            "9007199254740993",
-            "1e400",
-            "-1e-400",
-            "0.1000000000000000055511151231257827",
-            "123456789012345678901234567890.5",
-        ])
-        .prop_map(|s| Number::parse(s).expect("literal")),
-    ]
-}
+#[path = "support/gen.rs"]
+mod generate;
+use generate::{number, object};
 
 /// Strings that look like something else: JSON text, list syntax, TOON.
 fn string() -> impl Strategy<Value = String> {
@@ -87,10 +76,6 @@ fn value() -> impl Strategy<Value = Value> {
             prop::collection::vec((string(), inner), 0..5).prop_map(object),
         ]
     })
-}
-
-fn object(entries: Vec<(String, Value)>) -> Value {
-    Value::Object(entries.into_iter().collect::<Map>())
 }
 
 /// Rows over a small pool of keys, so that columns repeat, are sparse, and

@@ -378,31 +378,10 @@ struct Column<'a> {
 }
 
 fn hoist(rows: &[Value], style: Style, max_depth: usize) -> Result<HoistedRows> {
-    let Some(census) = Census::of(rows) else {
-        let i = rows
-            .iter()
-            .position(|r| !matches!(r, Value::Object(_)))
-            .unwrap_or(0);
-        let found = rows.get(i).map_or("nothing", Value::type_name);
-        return Err(Error::at_path(
-            ErrorKind::Type,
-            index_path("$", i),
-            format!("expected an object row, found {found}"),
-        ));
-    };
+    let census = Census::of_objects(rows)?;
     let ncols = census.columns.len();
-    let slot: HashMap<&str, usize> = census
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (*c, i))
-        .collect();
-    let find = |j: usize, k: &str| -> usize {
-        match census.columns.get(j) {
-            Some(c) if *c == k => j,
-            _ => slot.get(k).copied().unwrap_or(0),
-        }
-    };
+    let slot = census.slots();
+    let find = |j: usize, k: &str| census.column(&slot, j, k);
 
     // One pass over the cells decides each column's codec.
     let mut stats: Vec<Column> = (0..ncols)

@@ -26,8 +26,8 @@
 pub mod columnar;
 pub mod hoisted;
 
-use crate::{Map, Value};
-use std::collections::HashSet;
+use crate::{Error, ErrorKind, Map, Result, Value};
+use std::collections::{HashMap, HashSet};
 
 /// Whether `map`'s member `key` is a hoisted collection that the restorer
 /// reads: `map[key]` is an array and `map[key + "_encoding"]` is an object
@@ -117,6 +117,43 @@ impl<'a> Census<'a> {
             }
         }
         Some(Census { columns, present })
+    }
+
+    /// The census of `rows`, or an error naming the first row that is not
+    /// an object.
+    pub fn of_objects(rows: &'a [Value]) -> Result<Census<'a>> {
+        Census::of(rows).ok_or_else(|| {
+            let i = rows
+                .iter()
+                .position(|r| !matches!(r, Value::Object(_)))
+                .unwrap_or(0);
+            let found = rows.get(i).map_or("nothing", Value::type_name);
+            Error::at_path(
+                ErrorKind::Type,
+                index_path("$", i),
+                format!("expected an object row, found {found}"),
+            )
+        })
+    }
+
+    /// Each column's index, by name.
+    pub fn slots(&self) -> HashMap<&'a str, usize> {
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i))
+            .collect()
+    }
+
+    /// The column of key `k`, the `j`th of its row, given [`Census::slots`].
+    /// Most rows repeat the columns in order: the column at the same
+    /// position answers without hashing.
+    #[inline]
+    pub fn column(&self, slots: &HashMap<&'a str, usize>, j: usize, k: &str) -> usize {
+        match self.columns.get(j) {
+            Some(c) if *c == k => j,
+            _ => slots.get(k).copied().unwrap_or(0),
+        }
     }
 
     /// The density guard: a grid of `rows × columns` cells may be at most

@@ -141,13 +141,7 @@ impl<'s> Filler<'s> {
 
     pub(crate) fn fill(&mut self, ty: &Type, v: Value) -> Result<Value> {
         if self.frames >= self.limit {
-            return Err(Error::new(
-                ErrorKind::DepthLimit,
-                format!(
-                    "expected types that reach a value in at most {} steps, found a longer chain",
-                    self.limit
-                ),
-            ));
+            return Err(chain_too_long(self.limit));
         }
         self.frames += 1;
         let out = self.fill_inner(ty, v);
@@ -262,13 +256,7 @@ struct Elider<'s> {
 impl Elider<'_> {
     fn elide(&mut self, ty: &Type, v: Value) -> Result<Value> {
         if self.frames >= self.limit {
-            return Err(Error::new(
-                ErrorKind::DepthLimit,
-                format!(
-                    "expected types that reach a value in at most {} steps, found a longer chain",
-                    self.limit
-                ),
-            ));
+            return Err(chain_too_long(self.limit));
         }
         self.frames += 1;
         let out = self.elide_inner(ty, v);
@@ -355,6 +343,14 @@ impl Elider<'_> {
         }
         Ok(out)
     }
+}
+
+/// The error of a walk that took more than `limit` steps through the types.
+fn chain_too_long(limit: usize) -> Error {
+    Error::new(
+        ErrorKind::DepthLimit,
+        format!("expected types that reach a value in at most {limit} steps, found a longer chain"),
+    )
 }
 
 #[cfg(test)]
