@@ -17,12 +17,18 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(json::to_string(&again), text, "compact output is stable");
 
     let pretty = json::to_string_pretty(&value, 2);
-    assert_eq!(json::parse(&pretty).expect("indented output reads back"), value);
+    assert_eq!(
+        json::parse(&pretty).expect("indented output reads back"),
+        value
+    );
 
     let mut streamed = Vec::new();
     json::write_to(&value, &mut streamed, None).expect("writing to a Vec cannot fail");
     assert_eq!(streamed, text.as_bytes());
 
     assert_eq!(pith::to_value(&value).expect("to_value"), value);
-    assert_eq!(pith::from_value::<pith::Value>(value.clone()).expect("from_value"), value);
+    assert_eq!(
+        pith::from_value::<pith::Value>(value.clone()).expect("from_value"),
+        value
+    );
 });
