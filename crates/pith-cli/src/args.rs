@@ -113,6 +113,10 @@ pub struct McpArgs {
     /// Least token saving for which a result's text is rewritten.
     #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MIN_SAVING)]
     pub min_saving: usize,
+    /// Bound each rewritten result's text to N tokens, cutting collections
+    /// at row boundaries with omission receipts.
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
     /// keep: forward structuredContent untouched; drop-if-equivalent: remove it
     /// (and outputSchema from tools/list) when a text holds exactly its value.
     #[arg(long, value_enum, default_value_t = Structured::Keep)]

@@ -31,6 +31,7 @@ fn mcp(a: McpArgs) -> Result<(), Failure> {
     let options = pith_mcp::Options {
         rewrite: pith_mcp::RewriteOptions {
             min_saving: a.min_saving,
+            budget: a.budget,
             tokenizer,
             max_bytes: a.max_bytes,
         },

@@ -39,8 +39,8 @@ mod track;
 pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter};
 pub use proxy::{SERVER_GONE_CODE, run};
 pub use rewrite::{
-    DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY, Encoding, RewriteOptions, Rewritten,
-    STRUCTURED_META_KEY, rewrite_text,
+    BUDGET_META_KEY, Cut, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY, Encoding,
+    RewriteOptions, Rewritten, STRUCTURED_META_KEY, rewrite_text,
 };
 
 use std::fmt;

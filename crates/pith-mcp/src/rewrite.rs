@@ -3,6 +3,7 @@
 //! `tools/list` answers built on it.
 
 use crate::policy::{Options, Structured, ToolFilter};
+use pith::budget::{Budget, BudgetError, FitOptions, fit};
 use pith::select::{self, Form, Metric, Syntax};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::DecodeOptions;
@@ -27,6 +28,11 @@ pub const DEFAULT_MAX_BYTES: usize = 8 << 20;
 /// `_meta` object.
 pub const ENCODING_META_KEY: &str = "pith/encoding";
 
+/// The `_meta` key that marks a text `--budget` shortened: `cut` (receipts
+/// name the rows left out) or `exceeded` (the `output_budget_exceeded`
+/// notice stands in for the value).
+pub const BUDGET_META_KEY: &str = "pith/budget";
+
 /// The key under which a result's `_meta` records that its
 /// `structuredContent` was dropped as equivalent to a text item.
 pub const STRUCTURED_META_KEY: &str = "pith/structuredContent";
@@ -41,6 +47,11 @@ pub struct RewriteOptions {
     pub tokenizer: TokenizerKind,
     /// Longer texts are left untouched (default [`DEFAULT_MAX_BYTES`]).
     pub max_bytes: usize,
+    /// Bound on each rewritten text, in tokens of `tokenizer` (default none).
+    /// A text whose cheapest rendering exceeds it is cut at row boundaries
+    /// with the omission receipts of [`pith::budget`] (or, when nothing fits,
+    /// replaced by its explicit `output_budget_exceeded` notice).
+    pub budget: Option<usize>,
 }
 
 impl Default for RewriteOptions {
@@ -49,6 +60,7 @@ impl Default for RewriteOptions {
             min_saving: DEFAULT_MIN_SAVING,
             tokenizer: TokenizerKind::O200k,
             max_bytes: DEFAULT_MAX_BYTES,
+            budget: None,
         }
     }
 }
@@ -86,6 +98,32 @@ pub struct Rewritten {
     pub tokens_before: usize,
     /// Tokens of the new text.
     pub tokens_after: usize,
+    /// Whether `--budget` cut the value: the text then holds omission
+    /// receipts (or the `output_budget_exceeded` notice) and stands for part
+    /// of the value, not all of it.
+    pub cut: Option<Cut>,
+}
+
+/// How a budget shortened a rewritten text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// Collections were cut at row boundaries; the receipts say which rows.
+    Rows {
+        /// Rows left out, over all collections.
+        omitted: usize,
+    },
+    /// Nothing fit: the text is the `output_budget_exceeded` notice.
+    Exceeded,
+}
+
+impl Cut {
+    /// The name written under [`BUDGET_META_KEY`]: `cut` or `exceeded`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cut::Rows { .. } => "cut",
+            Cut::Exceeded => "exceeded",
+        }
+    }
 }
 
 /// Re-encodes `text` when it is a JSON object or array (read exactly, by
@@ -118,6 +156,11 @@ pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
         saving > 0 && saving >= opts.min_saving
     };
     let (mut rendered, mut encoding, mut tokens_after) = render(&value, opts.tokenizer)?;
+    if let Some(budget) = opts.budget
+        && tokens_after > budget
+    {
+        return cut_to_budget(&value, budget, opts.tokenizer, tokens_before);
+    }
     if !worth(tokens_after) {
         return None;
     }
@@ -136,7 +179,56 @@ pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
         encoding,
         tokens_before,
         tokens_after,
+        cut: None,
     })
+}
+
+/// Fits `value` into `budget` tokens with [`pith::budget::fit`], rendering
+/// with the same renderer as every other rewrite.
+fn cut_to_budget(
+    value: &Value,
+    budget: usize,
+    tokenizer: TokenizerKind,
+    tokens_before: usize,
+) -> Option<Rewritten> {
+    let fit_opts = FitOptions {
+        budget: Budget::Tokens(budget),
+        tokenizer,
+        cursor: None,
+    };
+    let opts = auto_options(tokenizer);
+    let renderer = |v: &Value| select::encode(v, &opts).map(|e| e.text);
+    let (text, cut) = match fit(value, &fit_opts, &renderer) {
+        Ok(fitted) => (
+            fitted.text,
+            Cut::Rows {
+                omitted: fitted.rows_omitted,
+            },
+        ),
+        Err(BudgetError::Exceeded(e)) => (e.text, Cut::Exceeded),
+        Err(_) => return None,
+    };
+    let encoding = if text.starts_with(['{', '[']) {
+        Encoding::Json
+    } else {
+        Encoding::Toon
+    };
+    let tokens_after = Tokenizer::get(tokenizer).count(&text);
+    Some(Rewritten {
+        text,
+        encoding,
+        tokens_before,
+        tokens_after,
+        cut: Some(cut),
+    })
+}
+
+fn auto_options(tokenizer: TokenizerKind) -> select::Options {
+    select::Options {
+        form: Form::Auto,
+        metric: Metric::Tokens(tokenizer),
+        ..select::Options::default()
+    }
 }
 
 /// THE RENDERER: the one call site that decides which text stands for a
@@ -145,12 +237,7 @@ pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
 /// JSON). An empty text (TOON's `{}`) is never chosen: a reader cannot tell
 /// it from no answer.
 fn render(value: &Value, tokenizer: TokenizerKind) -> Option<(String, Encoding, usize)> {
-    let opts = select::Options {
-        form: Form::Auto,
-        metric: Metric::Tokens(tokenizer),
-        ..select::Options::default()
-    };
-    let encoded = select::encode(value, &opts).ok()?;
+    let encoded = select::encode(value, &auto_options(tokenizer)).ok()?;
     if encoded.text.is_empty() {
         let json = pith::json::to_string(value);
         let tokens = Tokenizer::get(tokenizer).count(&json);
@@ -201,6 +288,9 @@ pub(crate) fn rewrite_call_result(result: &mut Map, opts: &Options) -> bool {
         };
         let Some(m) = meta(item) else { continue };
         m.insert(ENCODING_META_KEY, Value::from(rewritten.encoding.name()));
+        if let Some(cut) = rewritten.cut {
+            m.insert(BUDGET_META_KEY, Value::from(cut.name()));
+        }
         item.insert("text", Value::String(rewritten.text));
         changed = true;
     }

@@ -358,3 +358,54 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_budget_cuts_rows_with_receipts_and_leaves_small_texts_alone() {
+    let text = records(200);
+    let o = RewriteOptions {
+        budget: Some(150),
+        ..opts()
+    };
+    let r = rewrite_text(&text, &o).expect("cut to fit");
+    assert!(r.tokens_after <= 150, "{} tokens", r.tokens_after);
+    let Some(Cut::Rows { omitted }) = r.cut else {
+        panic!("expected a row cut, got {:?}", r.cut);
+    };
+    // The receipts say exactly which rows are shown: a prefix of the 200.
+    let back = pith::select::decode(r.text.as_bytes(), &DecodeOptions::default()).unwrap();
+    let original = parse(&text);
+    let shown = back
+        .get("result")
+        .and_then(Value::as_array)
+        .expect("a root array is shown under `result`");
+    assert_eq!(shown.len() + omitted, 200);
+    for (i, row) in shown.iter().enumerate() {
+        assert!(pith::equiv::equivalent(
+            &original.as_array().unwrap()[i],
+            row
+        ));
+    }
+    let receipt = back.get("result_omitted").expect("omission receipt");
+    assert_eq!(receipt.get("omitted"), Some(&Value::from(omitted)));
+    assert_eq!(
+        back.get("read_output").and_then(|r| r.get("fits")),
+        Some(&Value::Bool(true))
+    );
+
+    // Under the budget: the same rewrite as without one.
+    let small = records(5);
+    assert_eq!(
+        rewrite_text(&small, &o),
+        rewrite_text(&small, &opts()),
+        "no cut below the budget"
+    );
+
+    // Nothing fits: the explicit notice, never an empty answer.
+    let tiny = RewriteOptions {
+        budget: Some(3),
+        ..opts()
+    };
+    let r = rewrite_text(&text, &tiny).expect("a notice");
+    assert_eq!(r.cut, Some(Cut::Exceeded));
+    assert!(r.text.contains("output_budget_exceeded"), "{}", r.text);
+}
