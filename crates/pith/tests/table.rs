@@ -61,12 +61,7 @@ fn string() -> impl Strategy<Value = String> {
 }
 
 fn primitive() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        number().prop_map(Value::Number),
-        string().prop_map(Value::String),
-    ]
+    generate::primitive(string())
 }
 
 fn value() -> impl Strategy<Value = Value> {

@@ -28,3 +28,13 @@ pub fn number() -> impl Strategy<Value = Number> {
 pub fn object(entries: Vec<(String, Value)>) -> Value {
     Value::Object(entries.into_iter().collect::<Map>())
 }
+
+/// Null, booleans, [`number`]s, and strings drawn from `string`.
+pub fn primitive<S: Strategy<Value = String>>(string: S) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number().prop_map(Value::Number),
+        string.prop_map(Value::String),
+    ]
+}

@@ -7,6 +7,7 @@
 //! lenient decoding reads the line as a key-value line instead.
 
 use super::object::{KeyIndex, Keys, SMALL, fingerprint};
+use super::token::scan_unquoted;
 use super::{Fault, Parser};
 use crate::ErrorKind;
 
@@ -360,36 +361,20 @@ impl<'a> Parser<'a> {
 
     /// The `}` matching the `{` at `open`, skipping quoted names.
     fn matching_brace(&self, open: usize, to: usize) -> Option<usize> {
-        let src = self.src;
         let mut depth = 0usize;
-        let mut quoted = false;
-        let mut i = open;
-        while i < to {
-            let b = src[i];
-            if quoted {
-                if b == b'\\' {
-                    i += 2;
-                    continue;
-                }
-                if b == b'"' {
-                    quoted = false;
-                }
-            } else {
-                match b {
-                    b'"' => quoted = true,
-                    b'{' => depth += 1,
-                    b'}' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(i);
-                        }
+        scan_unquoted(self.src, open, to, |i, b| {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
                     }
-                    _ => {}
                 }
+                _ => {}
             }
-            i += 1;
-        }
-        None
+            None
+        })
     }
 
     /// Parses the field list between the braces `[lo, hi)`.
@@ -532,32 +517,17 @@ impl<'a> Parser<'a> {
     /// The end of the field entry starting at `i`: the next delimiter outside
     /// quotes and nested groups, or `hi`.
     fn entry_end(&self, i: usize, hi: usize, delim: u8) -> usize {
-        let src = self.src;
         let mut depth = 0usize;
-        let mut quoted = false;
-        let mut j = i;
-        while j < hi {
-            let b = src[j];
-            if quoted {
-                if b == b'\\' {
-                    j += 2;
-                    continue;
-                }
-                if b == b'"' {
-                    quoted = false;
-                }
-            } else if b == b'"' {
-                quoted = true;
-            } else if b == b'{' {
-                depth += 1;
-            } else if b == b'}' {
-                depth = depth.saturating_sub(1);
-            } else if b == delim && depth == 0 {
-                return j;
+        scan_unquoted(self.src, i, hi, |j, b| {
+            match b {
+                b'{' => depth += 1,
+                b'}' => depth = depth.saturating_sub(1),
+                _ if b == delim && depth == 0 => return Some(j),
+                _ => {}
             }
-            j += 1;
-        }
-        hi
+            None
+        })
+        .unwrap_or(hi)
     }
 
     /// A field name `[a, b)`: a quoted key (unescaped) or a literal token.

@@ -685,29 +685,16 @@ impl<'a> Parser<'a> {
     /// (§9.3): its first unquoted delimiter comes before its first unquoted
     /// colon, or it has no unquoted colon.
     fn is_row(&self, line: Line, delim: u8) -> bool {
-        let src = self.src;
-        let mut i = line.start;
-        let mut quoted = false;
-        while i < line.end {
-            let b = src[i];
-            if quoted {
-                if b == b'\\' {
-                    i += 2;
-                    continue;
-                }
-                if b == b'"' {
-                    quoted = false;
-                }
-            } else if b == delim {
-                return true;
+        token::scan_unquoted(self.src, line.start, line.end, |_, b| {
+            if b == delim {
+                Some(true)
             } else if b == b':' {
-                return false;
-            } else if b == b'"' {
-                quoted = true;
+                Some(false)
+            } else {
+                None
             }
-            i += 1;
-        }
-        true
+        })
+        .unwrap_or(true)
     }
 
     /// The cells `[a, b)` of one row as an object of the header's fields.

@@ -8,6 +8,39 @@ use super::Fault;
 use crate::number::NumberError;
 use crate::{ErrorKind, Number, Value};
 
+/// Walks `src[from..to]` and calls `visit(i, byte)` for each byte outside
+/// double quotes (the quotes themselves are not visited) until it returns
+/// `Some`. A quote toggles quoting, and a backslash inside quotes escapes the
+/// next byte. Every quote-aware search of the decoder is one of these.
+#[inline]
+pub(super) fn scan_unquoted<T>(
+    src: &[u8],
+    from: usize,
+    to: usize,
+    mut visit: impl FnMut(usize, u8) -> Option<T>,
+) -> Option<T> {
+    let mut i = from;
+    let mut quoted = false;
+    while i < to {
+        let b = src[i];
+        if quoted {
+            if b == b'\\' {
+                i += 2;
+                continue;
+            }
+            if b == b'"' {
+                quoted = false;
+            }
+        } else if b == b'"' {
+            quoted = true;
+        } else if let Some(found) = visit(i, b) {
+            return Some(found);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The source text, for token-level work. A small `Copy` value apart from
 /// the parser's mutable state, so that a token can be decoded straight into
 /// a slot the parser owns.
@@ -47,27 +80,7 @@ impl<'a> Tok<'a> {
     /// anywhere toggles quoting, and a backslash inside quotes escapes the
     /// next byte.
     pub(super) fn find_unquoted(&self, from: usize, to: usize, needle: u8) -> Option<usize> {
-        let src = self.src;
-        let mut i = from;
-        let mut quoted = false;
-        while i < to {
-            let b = src[i];
-            if quoted {
-                if b == b'\\' {
-                    i += 2;
-                    continue;
-                }
-                if b == b'"' {
-                    quoted = false;
-                }
-            } else if b == needle {
-                return Some(i);
-            } else if b == b'"' {
-                quoted = true;
-            }
-            i += 1;
-        }
-        None
+        scan_unquoted(self.src, from, to, |i, b| (b == needle).then_some(i))
     }
 
     /// The closing quote of the string opened at `open`, if it closes before `to`.
@@ -241,25 +254,7 @@ impl<'a> Tok<'a> {
             q += 1;
         }
         // A quote inside an unquoted cell hides delimiters up to its closing quote.
-        let mut quoted = false;
-        while q < b {
-            let c = src[q];
-            if quoted {
-                if c == b'\\' {
-                    q += 2;
-                    continue;
-                }
-                if c == b'"' {
-                    quoted = false;
-                }
-            } else if c == delim {
-                break;
-            } else if c == b'"' {
-                quoted = true;
-            }
-            q += 1;
-        }
-        let q = q.min(b);
+        let q = scan_unquoted(src, q, b, |i, c| (c == delim).then_some(i)).unwrap_or(b);
         let mut e = q;
         while e > p && src[e - 1] == b' ' {
             e -= 1;
