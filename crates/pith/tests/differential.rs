@@ -31,8 +31,6 @@
 #[path = "support/datasets.rs"]
 mod datasets;
 use datasets::datasets;
-#[path = "support/equiv.rs"]
-mod equiv;
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Map, Number, Value};
 use std::io::Write;
@@ -255,7 +253,7 @@ fn check(reference: &Reference, docs: &[Doc]) -> Vec<String> {
         };
         let back = pith::toon::decode(want, &decode_opts);
         match back {
-            Ok(v) if equiv::same(&doc.value, &v) => {}
+            Ok(v) if pith::equiv::equivalent(&doc.value, &v) => {}
             Ok(v) => decode_failures.push(format!(
                 "{}: decoding the reference text gives another value\ntext:\n{}\ndecoded: {}\nexpected: {}",
                 doc.name,

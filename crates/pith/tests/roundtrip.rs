@@ -12,9 +12,7 @@ use proptest::prelude::*;
 mod generate;
 use generate::object;
 
-#[path = "support/equiv.rs"]
-mod equiv;
-use equiv::same;
+use pith::equiv::equivalent as same;
 
 fn number() -> impl Strategy<Value = Number> {
     prop_oneof![
