@@ -178,7 +178,8 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         DecodeFormat::Toon3 => {
             toon::decode_bytes(&input.bytes, &toon_opts(Spec::V3)).and_then(restore)
         }
-        DecodeFormat::Auto => decode_auto(&input.bytes, &toon_opts(Spec::V4)),
+        // Any form `encode` writes, told apart by itself.
+        DecodeFormat::Auto => select::decode(&input.bytes, &toon_opts(Spec::V4)),
     }
     .map_err(|e| input.failure(e))?;
     let value = schema::apply(&a.schema, value, Direction::Fill, &input)?;
@@ -188,12 +189,6 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         json::to_string(&value)
     };
     write_output(a.output.as_ref(), text.as_bytes())
-}
-
-/// Any form `encode` writes, told apart by itself: JSON or TOON by syntax,
-/// then its tables restored (see [`pith::select::decode`]).
-pub fn decode_auto(bytes: &[u8], opts: &DecodeOptions) -> pith::Result<Value> {
-    select::decode(bytes, opts)
 }
 
 fn delimiter(d: DelimiterArg) -> Delimiter {

@@ -2,9 +2,9 @@
 //! decode.
 
 use crate::args::{SchemaCommand, SchemaRef};
-use crate::cmd::decode_auto;
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
+use pith::select;
 use pith::toon::DecodeOptions;
 use pith::wire::{self, CheckOptions, Schema, UnknownKeys};
 use pith::{Value, json};
@@ -61,7 +61,7 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
             let mut report = String::new();
             for path in paths {
                 let input = Input::read(path)?;
-                let value = decode_auto(&input.bytes, &DecodeOptions::default())
+                let value = select::decode(&input.bytes, &DecodeOptions::default())
                     .map_err(|e| input.failure(e))?;
                 let violations = wire::check(&schema, &type_name, &value, &opts)
                     .map_err(|e| Failure::Usage(e.to_string()))?;
@@ -124,7 +124,8 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
 /// Reads a definitions document (JSON or TOON) and loads it.
 pub fn load(path: &Path) -> Result<Schema, Failure> {
     let input = Input::read(Some(path))?;
-    let doc = decode_auto(&input.bytes, &DecodeOptions::default()).map_err(|e| input.failure(e))?;
+    let doc =
+        select::decode(&input.bytes, &DecodeOptions::default()).map_err(|e| input.failure(e))?;
     Schema::from_value(&doc).map_err(|e| input.failure(e))
 }
 
