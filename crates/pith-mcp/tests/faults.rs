@@ -49,6 +49,7 @@ fn main() {
         Trial::test("orphaned_stdout_does_not_hang", orphaned_stdout),
         Trial::test("sigterm_to_pith_stops_the_server", sigterm_to_pith),
         Trial::test("task_results_are_rewritten", task_results),
+        Trial::test("every_protocol_revision_passes", every_revision),
     ];
     libtest_mimic::run(&args, trials).exit();
 }
@@ -376,6 +377,64 @@ fn byte_identical() -> Result<(), libtest_mimic::Failed> {
         }
     }
     drop(dir);
+    Ok(())
+}
+
+/// pith takes no part in version negotiation: whatever revision the client
+/// asks for (or, in the stateless revision, names on each request instead of
+/// an `initialize`) reaches the server and comes back untouched, and tool
+/// results are rewritten the same way under each.
+fn every_revision() -> Result<(), libtest_mimic::Failed> {
+    for (revision, stateless) in [
+        ("2025-06-18", false),
+        ("2025-11-25", false),
+        ("2026-07-28", true),
+    ] {
+        let (dir, log) = scratch(&format!("rev-{revision}"));
+        let mut s = Session::start(&["--log", log.to_str().unwrap()], &[]);
+        let mut received = Vec::new();
+        if !stateless {
+            received.push(s.recv_after_send(&format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{revision}","capabilities":{{}},"clientInfo":{{"name":"faults","version":"1"}}}}}}"#
+            )));
+            let answer = parse_line(received.last().unwrap());
+            assert_eq!(
+                answer
+                    .get("result")
+                    .and_then(|r| r.get("protocolVersion"))
+                    .and_then(Value::as_str),
+                Some(revision),
+                "the server's answer to {revision}"
+            );
+        }
+        s.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"rows","arguments":{{"n":30}},"_meta":{{"protocolVersion":"{revision}"}}}}}}"#
+        ));
+        received.push(s.recv().unwrap());
+        s.send(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+        received.push(s.recv().unwrap());
+        s.close();
+        assert!(s.wait().success(), "{revision}");
+        let sent = std::fs::read(&log).unwrap();
+        let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
+        assert_eq!(sent.len(), received.len(), "{revision}");
+        let call_at = received.len() - 2;
+        for (i, (a, b)) in sent.iter().zip(&received).enumerate() {
+            if i == call_at {
+                let (o, r) = (parse_line(a), parse_line(b));
+                assert_eq!(encodings(&r).len(), 1, "{revision}: rewritten");
+                assert_eq!(text_items(&o), text_items(&r), "{revision}");
+            } else {
+                assert!(
+                    a == b,
+                    "{revision}: line {i} differs:\n{}\n{}",
+                    show(a),
+                    show(b)
+                );
+            }
+        }
+        drop(dir);
+    }
     Ok(())
 }
 
