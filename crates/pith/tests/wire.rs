@@ -139,7 +139,7 @@ fn seed_alone_names_the_first_missing_type() {
     assert_eq!(e.kind(), ErrorKind::Schema);
     assert_eq!(
         e.to_string(),
-        "at SessionState[\"model?\"], line 1, column 1: expected a defined type, found undefined `ModelInfo`"
+        "at SessionState[\"model?\"]: in the type expression \"ModelInfo\", column 1: expected a defined type, found undefined `ModelInfo`"
     );
 }
 
@@ -516,11 +516,11 @@ fn definitions_errors_name_the_path() {
         ),
         (
             r#"{"T": {"a": "strin"}}"#,
-            "at T.a, line 1, column 1: expected a defined type, found undefined `strin`",
+            "at T.a: in the type expression \"strin\", column 1: expected a defined type, found undefined `strin`",
         ),
         (
             r#"{"T": {"a": "'x' | number.int"}}"#,
-            "at T.a, line 1, column 14: expected `integer` after `number.`, found `int`",
+            "at T.a: in the type expression \"'x' | number.int\", column 14: expected `integer` after `number.`, found `int`",
         ),
         (
             r#"{"T": {"a": 5}}"#,

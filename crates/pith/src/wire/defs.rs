@@ -346,6 +346,27 @@ fn schema_err(path: &Path, msg: impl Into<String>) -> Error {
     Error::at_path(ErrorKind::Schema, path.render(), msg)
 }
 
+/// An error inside the type expression `expr` at `path`. Its position counts
+/// within the expression, not within whatever text held the document, so it
+/// moves into the message and the error keeps only the path: a caret drawn
+/// under the document's own line would point at the wrong place.
+fn in_expression(e: Error, expr: &str, path: &Path) -> Error {
+    let at = match e.position() {
+        Some(p) if p.line > 1 => format!(", line {}, column {}", p.line, p.column),
+        Some(p) => format!(", column {}", p.column),
+        None => String::new(),
+    };
+    Error::at_path(
+        e.kind(),
+        path.render(),
+        format!(
+            "in the type expression {}{at}: {}",
+            quoted(expr),
+            e.message()
+        ),
+    )
+}
+
 fn quoted(s: &str) -> String {
     let mut out = String::new();
     super::path::push_json_string(&mut out, s);
@@ -355,7 +376,7 @@ fn quoted(s: &str) -> String {
 fn parse_def(v: &Value, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Result<Parsed> {
     match v {
         Value::String(s) => {
-            let ty = parse_with(s, known).map_err(|e| e.with_path(path.render()))?;
+            let ty = parse_with(s, known).map_err(|e| in_expression(e, s, path))?;
             Ok(Parsed {
                 ty,
                 doc: None,
