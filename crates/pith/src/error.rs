@@ -190,6 +190,10 @@ impl Error {
     ///   2 | a b
     ///     |     ^
     /// ```
+    ///
+    /// A line longer than [`RENDER_WIDTH`] characters (minified JSON is one
+    /// line) is shown as the stretch around the column, with `…` where it
+    /// was cut, so an error in a large file stays one screen long.
     pub fn render(&self, source: &str) -> String {
         let mut out = self.to_string();
         if let Some(p) = self.inner.position
@@ -198,12 +202,28 @@ impl Error {
             let text = text.strip_suffix('\r').unwrap_or(text);
             let num = p.line.to_string();
             let pad = " ".repeat(num.len());
+            let column = p.column.saturating_sub(1);
+            // Start the window so the caret sits near its middle, but never
+            // past the point where the rest of the line would fit anyway.
+            let start = column.saturating_sub(RENDER_WIDTH / 2);
+            let mut chars = text.chars().skip(start);
             // Tabs would shift the caret; show them as single spaces.
-            let shown: String = text
-                .chars()
+            let mut shown: String = chars
+                .by_ref()
+                .take(RENDER_WIDTH)
                 .map(|c| if c == '\t' { ' ' } else { c })
                 .collect();
-            let caret_at = p.column.saturating_sub(1).min(shown.chars().count());
+            let shown_len = shown.chars().count();
+            let mut caret_at = column - start;
+            if chars.next().is_some() {
+                shown.push('…');
+            }
+            if start > 0 {
+                shown.insert(0, '…');
+                caret_at += 1;
+            }
+            // A column past the end of the line points just after it.
+            let caret_at = caret_at.min(shown_len + usize::from(start > 0));
             out.push_str(&format!(
                 "\n {num} | {shown}\n {pad} | {}^",
                 " ".repeat(caret_at)
@@ -212,6 +232,9 @@ impl Error {
         out
     }
 }
+
+/// The most characters of a source line that [`Error::render`] shows.
+pub const RENDER_WIDTH: usize = 120;
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -288,5 +311,34 @@ mod tests {
             e.render("a: 1\nb c\n"),
             "line 2, column 3: expected ':' after key\n 2 | b c\n   |   ^"
         );
+    }
+
+    #[test]
+    fn render_shows_the_stretch_of_a_long_line_around_the_column() {
+        let line = format!("{}x{}", "a".repeat(5000), "b".repeat(5000));
+        let at = |column| Error::at(ErrorKind::Syntax, Position { line: 1, column }, "m");
+        let lines = |r: String| -> Vec<String> { r.lines().map(str::to_owned).collect() };
+
+        // In the middle: cut on both sides, the caret under the `x`.
+        let r = lines(at(5001).render(&line));
+        let shown = r[1].strip_prefix(" 1 | ").unwrap();
+        assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown}");
+        assert_eq!(shown.chars().count(), RENDER_WIDTH + 2);
+        let caret = r[2].strip_prefix("   | ").unwrap().chars().count() - 1;
+        assert_eq!(shown.chars().nth(caret), Some('x'));
+
+        // Near the start: nothing cut before it.
+        let r = lines(at(3).render(&line));
+        assert!(r[1].starts_with(" 1 | aaa") && r[1].ends_with('…'));
+        assert_eq!(r[2], "   |   ^");
+
+        // At the very end, and one past it: cut before, nothing after.
+        for column in [10_001, 10_002] {
+            let r = lines(at(column).render(&line));
+            let shown = r[1].strip_prefix(" 1 | ").unwrap();
+            assert!(shown.starts_with('…') && shown.ends_with('b'), "{shown}");
+            let caret = r[2].strip_prefix("   | ").unwrap().chars().count() - 1;
+            assert_eq!(caret, shown.chars().count() - (10_002 - column), "{column}");
+        }
     }
 }
