@@ -42,6 +42,10 @@ pub struct MeasureArgs {
     /// o200k (GPT-4o, 4.1, 5), cl100k (GPT-4, 3.5) or bytes4 (ceil(bytes/4)).
     #[arg(long, default_value = "o200k")]
     pub tokenizer: String,
+    /// Measure what `encode --schema DEFS --type NAME` writes (fields equal
+    /// to their defaults left out), against each file's compact JSON.
+    #[command(flatten)]
+    pub schema: SchemaRef,
 }
 
 /// A definitions document and one of its types, for `--schema DEFS --type NAME`.

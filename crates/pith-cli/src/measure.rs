@@ -4,19 +4,33 @@ use crate::args::MeasureArgs;
 use crate::cmd::tokenizer_kind;
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
+use crate::schema;
 use pith::select::{self, Form, Measurement};
+use pith::tokens::Tokenizer;
 use pith::toon::EncodeOptions;
-use pith::{Map, Value, json};
+use pith::{Map, Value, json, wire};
 
 pub fn run(a: MeasureArgs) -> Result<(), Failure> {
     let kind = tokenizer_kind(&a.tokenizer)?;
-    let mut results: Vec<(String, Measurement)> = Vec::with_capacity(a.files.len());
+    let tokenizer = Tokenizer::get(kind);
+    let schema = schema::load_ref(&a.schema)?;
+    let mut results: Vec<File> = Vec::with_capacity(a.files.len());
     for path in &a.files {
         let input = Input::read(Some(path))?;
-        let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
+        let mut value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
+        let mut before = None;
+        if let Some((schema, type_name)) = &schema {
+            let text = json::to_string(&value);
+            before = Some((text.len(), tokenizer.count(&text)));
+            value = wire::elide(schema, type_name, value).map_err(|e| input.failure(e))?;
+        }
         let m = select::measure(&value, kind, &EncodeOptions::default())
             .map_err(|e| input.failure(e))?;
-        results.push((input.name, m));
+        results.push(File {
+            name: input.name,
+            before,
+            m,
+        });
     }
     let text = if a.json {
         as_json(&results, kind.name())
@@ -26,14 +40,46 @@ pub fn run(a: MeasureArgs) -> Result<(), Failure> {
     write_output(None, text.as_bytes())
 }
 
+/// One file's measurement, and with `--schema`, the compact JSON of the
+/// file as given (bytes, tokens), before elision.
+struct File {
+    name: String,
+    before: Option<(usize, usize)>,
+    m: Measurement,
+}
+
+impl File {
+    fn auto(&self) -> (usize, usize) {
+        self.m
+            .candidates
+            .iter()
+            .find(|c| c.form == Form::Auto)
+            .map_or((0, 0), |c| (c.bytes, c.tokens))
+    }
+}
+
+/// `part` as a percentage below `whole`, for the "fewer" column.
+fn fewer(whole: usize, part: usize) -> String {
+    if whole == 0 {
+        return "0.0%".to_owned();
+    }
+    format!(
+        "{:.1}%",
+        100.0 * (whole as f64 - part as f64) / whole as f64
+    )
+}
+
 /// Per form, the sum over files.
-fn totals(results: &[(String, Measurement)]) -> Vec<(Form, usize, usize)> {
+fn totals(results: &[File]) -> Vec<(Form, usize, usize)> {
     Form::ALL
         .iter()
         .enumerate()
         .map(|(i, &form)| {
-            let (b, t) = results.iter().fold((0, 0), |(b, t), (_, m)| {
-                let c = m.candidates.get(i).map_or((0, 0), |c| (c.bytes, c.tokens));
+            let (b, t) = results.iter().fold((0, 0), |(b, t), f| {
+                let c =
+                    f.m.candidates
+                        .get(i)
+                        .map_or((0, 0), |c| (c.bytes, c.tokens));
                 (b + c.0, t + c.1)
             });
             (form, b, t)
@@ -41,11 +87,15 @@ fn totals(results: &[(String, Measurement)]) -> Vec<(Form, usize, usize)> {
         .collect()
 }
 
-fn as_table(results: &[(String, Measurement)], tokenizer: &str) -> String {
+fn as_table(results: &[File], tokenizer: &str) -> String {
     let mut out = String::new();
     let head = format!("{:<16} {:>10} {:>10}", "form", "bytes", tokenizer);
-    for (name, m) in results {
+    for f in results {
+        let (name, m) = (&f.name, &f.m);
         out.push_str(&format!("{name}\n  {head}\n"));
+        if let Some((b, t)) = f.before {
+            out.push_str(&format!("  {:<16} {b:>10} {t:>10}\n", "json (as given)"));
+        }
         for c in &m.candidates {
             let note = if c.form == Form::Auto {
                 format!("  {}", m.auto.describe())
@@ -59,17 +109,42 @@ fn as_table(results: &[(String, Measurement)], tokenizer: &str) -> String {
                 c.tokens
             ));
         }
+        if let Some((_, t)) = f.before {
+            let (_, after) = f.auto();
+            out.push_str(&format!(
+                "  elided + auto: {} fewer {tokenizer} tokens than the compact JSON as given\n",
+                fewer(t, after)
+            ));
+        }
     }
     if results.len() > 1 {
         out.push_str(&format!("total ({} files)\n  {head}\n", results.len()));
+        let before = before_total(results);
+        if let Some((b, t)) = before {
+            out.push_str(&format!("  {:<16} {b:>10} {t:>10}\n", "json (as given)"));
+        }
         for (form, b, t) in totals(results) {
             out.push_str(&format!("  {:<16} {b:>10} {t:>10}\n", form.name()));
+        }
+        if let Some((_, t)) = before {
+            let after = results.iter().map(|f| f.auto().1).sum();
+            out.push_str(&format!(
+                "  elided + auto: {} fewer {tokenizer} tokens than the compact JSON as given\n",
+                fewer(t, after)
+            ));
         }
     }
     out
 }
 
-fn as_json(results: &[(String, Measurement)], tokenizer: &str) -> String {
+/// The compact JSON of every file as given, summed; `None` without `--schema`.
+fn before_total(results: &[File]) -> Option<(usize, usize)> {
+    results.iter().try_fold((0, 0), |(b, t), f| {
+        f.before.map(|(fb, ft)| (b + fb, t + ft))
+    })
+}
+
+fn as_json(results: &[File], tokenizer: &str) -> String {
     let sizes = |bytes: usize, tokens: usize| {
         let mut m = Map::new();
         m.insert("bytes", Value::from(bytes));
@@ -77,7 +152,8 @@ fn as_json(results: &[(String, Measurement)], tokenizer: &str) -> String {
         m
     };
     let mut files = Vec::with_capacity(results.len());
-    for (name, m) in results {
+    for file in results {
+        let (name, m) = (&file.name, &file.m);
         let mut forms = Map::new();
         for c in &m.candidates {
             forms.insert(c.form.name(), Value::Object(sizes(c.bytes, c.tokens)));
@@ -106,11 +182,17 @@ fn as_json(results: &[(String, Measurement)], tokenizer: &str) -> String {
         f.insert("file", Value::from(name.as_str()));
         f.insert("forms", Value::Object(forms));
         f.insert("auto", Value::Object(auto));
+        if let Some((b, t)) = file.before {
+            f.insert("as_given", Value::Object(sizes(b, t)));
+        }
         files.push(Value::Object(f));
     }
     let mut total = Map::new();
     for (form, b, t) in totals(results) {
         total.insert(form.name(), Value::Object(sizes(b, t)));
+    }
+    if let Some((b, t)) = before_total(results) {
+        total.insert("as_given", Value::Object(sizes(b, t)));
     }
     let mut doc = Map::new();
     doc.insert("tokenizer", Value::from(tokenizer));

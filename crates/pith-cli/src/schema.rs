@@ -135,15 +135,11 @@ pub enum Direction {
     Fill,
 }
 
-/// Applies `--schema`/`--type` to `value`, or returns it unchanged.
-pub fn apply(
-    r: &SchemaRef,
-    value: Value,
-    direction: Direction,
-    input: &Input,
-) -> Result<Value, Failure> {
+/// Loads `--schema` and checks that it defines `--type`; `None` when the
+/// flags are absent.
+pub fn load_ref(r: &SchemaRef) -> Result<Option<(Schema, String)>, Failure> {
     let (Some(defs), Some(type_name)) = (&r.schema, &r.type_name) else {
-        return Ok(value);
+        return Ok(None);
     };
     let schema = load(defs)?;
     if schema.get(type_name).is_none() {
@@ -152,9 +148,22 @@ pub fn apply(
             defs.display()
         )));
     }
+    Ok(Some((schema, type_name.clone())))
+}
+
+/// Applies `--schema`/`--type` to `value`, or returns it unchanged.
+pub fn apply(
+    r: &SchemaRef,
+    value: Value,
+    direction: Direction,
+    input: &Input,
+) -> Result<Value, Failure> {
+    let Some((schema, type_name)) = load_ref(r)? else {
+        return Ok(value);
+    };
     match direction {
-        Direction::Elide => wire::elide(&schema, type_name, value),
-        Direction::Fill => wire::fill(&schema, type_name, value),
+        Direction::Elide => wire::elide(&schema, &type_name, value),
+        Direction::Fill => wire::fill(&schema, &type_name, value),
     }
     .map_err(|e| input.failure(e))
 }

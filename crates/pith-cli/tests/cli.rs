@@ -214,6 +214,76 @@ fn schema_commands_fill_elide_and_check() {
 
     let o = pith(&["schema", "diff", d, d, "--check"], "");
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), "no changes\n"));
+
+    // measure --schema: the compact JSON as given, then every form of the
+    // elided value, and what elision plus auto saves.
+    let opened = data.join("snapshots/timeline/SessionState.1-opened.json");
+    let opened = opened.to_str().unwrap();
+    let o = pith(
+        &["measure", "--schema", d, "--type", "SessionState", opened],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    assert!(
+        table.contains("\n  json (as given)         875        278\n"),
+        "{table}"
+    );
+    assert!(
+        table.contains("\n  auto                    432        161  json\n"),
+        "{table}"
+    );
+    assert!(
+        table.contains("elided + auto: 42.1% fewer o200k tokens than the compact JSON as given"),
+        "{table}"
+    );
+    let o = pith(
+        &[
+            "measure",
+            "--json",
+            "--schema",
+            d,
+            "--type",
+            "SessionState",
+            opened,
+            opened,
+        ],
+        "",
+    );
+    let report = pith::json::parse(stdout(&o)).expect("JSON report");
+    let first = &report
+        .get("files")
+        .and_then(|f| f.as_array())
+        .expect("files")[0];
+    let tokens = |v: &pith::Value, path: &[&str]| {
+        path.iter()
+            .try_fold(v, |v, k| v.get(k))
+            .map(|t| t.to_string())
+    };
+    assert_eq!(
+        tokens(first, &["as_given", "tokens"]).as_deref(),
+        Some("278")
+    );
+    assert_eq!(
+        tokens(first, &["forms", "auto", "tokens"]).as_deref(),
+        Some("161")
+    );
+    assert_eq!(
+        tokens(&report, &["total", "as_given", "tokens"]).as_deref(),
+        Some("556")
+    );
+    // Without --schema there is nothing "as given" to compare with.
+    let o = pith(&["measure", "--json", opened], "");
+    let report = pith::json::parse(stdout(&o)).expect("JSON report");
+    let first = &report
+        .get("files")
+        .and_then(|f| f.as_array())
+        .expect("files")[0];
+    assert!(first.get("as_given").is_none());
+    assert_eq!(
+        tokens(first, &["forms", "json", "tokens"]).as_deref(),
+        Some("278")
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
