@@ -82,3 +82,8 @@ pub fn to_string<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<String> {
 pub fn from_str<T: ::serde::de::DeserializeOwned>(text: &str) -> Result<T> {
     from_value(toon::decode(text, &toon::DecodeOptions::default())?)
 }
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
