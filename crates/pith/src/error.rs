@@ -341,4 +341,29 @@ mod tests {
             assert_eq!(caret, shown.chars().count() - (10_002 - column), "{column}");
         }
     }
+
+    proptest::proptest! {
+        /// Any source, any position: one line of message, the shown line at
+        /// most the window plus its two cut marks, and the caret under it.
+        #[test]
+        fn render_is_bounded_and_the_caret_stays_under_the_shown_text(
+            source in "[a-z\t\u{e9}\u{1F600}\n]{0,400}",
+            line in 1usize..12,
+            column in 1usize..500,
+        ) {
+            let e = Error::at(ErrorKind::Syntax, Position { line, column }, "m");
+            let r = e.render(&source);
+            let lines: Vec<&str> = r.lines().collect();
+            if lines.len() > 1 {
+                proptest::prop_assert_eq!(lines.len(), 3);
+                let shown = lines[1].split_once(" | ").map(|x| x.1).unwrap_or_default();
+                proptest::prop_assert!(shown.chars().count() <= RENDER_WIDTH + 2);
+                let caret = lines[2].split_once(" | ").map(|x| x.1).unwrap_or_default();
+                proptest::prop_assert!(caret.ends_with('^'));
+                proptest::prop_assert!(caret.chars().count() <= shown.chars().count() + 1);
+            } else {
+                proptest::prop_assert!(source.lines().nth(line - 1).is_none());
+            }
+        }
+    }
 }
