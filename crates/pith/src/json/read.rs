@@ -756,6 +756,26 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn every_plain_number_is_built_as_number_parse_builds_it(
+            neg in proptest::bool::ANY,
+            int in "(0|[1-9][0-9]{0,19})",
+            frac in proptest::option::of("[0-9]{1,20}"),
+        ) {
+            let sign = if neg { "-" } else { "" };
+            let text = match frac {
+                Some(f) => format!("{sign}{int}.{f}"),
+                None => format!("{sign}{int}"),
+            };
+            let want = Number::parse(&text).unwrap();
+            match parse(&text) {
+                Ok(Value::Number(got)) => proptest::prop_assert!(got == want, "{text}"),
+                other => proptest::prop_assert!(false, "{text}: {other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn nested_containers_share_the_scratch_stacks() {
         let v = parse(r#"[[1,[2,3],{"a":[4],"b":{"c":5}}],{"d":[],"e":{}},6]"#).unwrap();
