@@ -6,7 +6,9 @@
 //! * value → text: pith's TOON encoder, `serde_json::to_string`, and
 //!   `serde_toon::to_string`, each on its own library's value type;
 //! * text → value: pith's TOON decoder on pith's TOON, `serde_json::from_str`
-//!   on compact JSON, `serde_toon::from_str` on serde_toon's TOON.
+//!   on compact JSON, `serde_toon::from_str` on serde_toon's TOON;
+//! * JSON text → value: `pith::json::parse` against `serde_json::from_str`,
+//!   both on the same compact JSON, each into its own library's value type.
 //!
 //! Throughput is in compact-JSON bytes of the same data per second for all
 //! of them, so the figures compare work done, not text length. Medians are
@@ -130,8 +132,17 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
             std::hint::black_box(serde_toon::from_str::<serde_toon::Value>(&peer_toon).unwrap());
         }),
     ];
+    let mut parse = vec![
+        Contestant::new("pith::json::parse", || {
+            std::hint::black_box(pith::json::parse(&compact).unwrap());
+        }),
+        Contestant::new("serde_json::from_str", || {
+            std::hint::black_box(serde_json::from_str::<serde_json::Value>(&compact).unwrap());
+        }),
+    ];
     let enc = measure(&mut encode, runs, bytes);
     let dec = measure(&mut decode, runs, bytes);
+    let json = measure(&mut parse, runs, bytes);
 
     let mut missed = Vec::new();
     let mut target = |what: String, got: f64, want: f64| {
@@ -145,6 +156,7 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
     target("encode vs serde_toon".into(), enc[0] / enc[2], 2.0);
     target("decode vs serde_json".into(), dec[0] / dec[1], 1.5);
     target("decode vs serde_toon".into(), dec[0] / dec[2], 2.0);
+    target("json parse vs serde_json".into(), json[0] / json[1], 1.0);
     let mem = encode_peak as f64 / value_heap as f64;
     println!("  encode peak heap: {encode_peak} bytes = {mem:.2}x the value (target <= 2x)");
     if file == "gen-flat-50k.json" && mem > 2.0 {

@@ -54,17 +54,36 @@ impl KeySet {
     /// Whether `key` is absent from `map`; records it as present, since the
     /// caller appends it next. `map` must hold every key recorded so far.
     pub(crate) fn is_new(&mut self, map: &Map, key: &str) -> bool {
-        if self.hashes.is_none() && map.len() < SCAN_LIMIT {
-            return !map.contains_key(key);
+        self.is_new_among(map.len(), || map.keys().map(String::as_str), key)
+    }
+
+    /// [`KeySet::is_new`] for an object whose members are still a slice of
+    /// the reader's scratch stack.
+    fn is_new_in(&mut self, members: &[(String, Value)], key: &str) -> bool {
+        self.is_new_among(
+            members.len(),
+            || members.iter().map(|(k, _)| k.as_str()),
+            key,
+        )
+    }
+
+    fn is_new_among<'k, I: Iterator<Item = &'k str>>(
+        &mut self,
+        len: usize,
+        keys: impl Fn() -> I,
+        key: &str,
+    ) -> bool {
+        if self.hashes.is_none() && len < SCAN_LIMIT {
+            return !keys().any(|k| k == key);
         }
         let set = self.hashes.get_or_insert_with(|| {
             let state = RandomState::new();
-            let mut set = HashSet::with_capacity_and_hasher(map.len() * 2, Default::default());
-            set.extend(map.keys().map(|k| state.hash_one(k.as_str())));
+            let mut set = HashSet::with_capacity_and_hasher(len * 2, Default::default());
+            set.extend(keys().map(|k| state.hash_one(k)));
             Box::new((state, set))
         });
         let hash = set.0.hash_one(key);
-        set.1.insert(hash) || !map.contains_key(key)
+        set.1.insert(hash) || !keys().any(|k| k == key)
     }
 }
 
@@ -87,17 +106,19 @@ impl Hasher for Prehashed {
     }
 }
 
-/// An array or object whose members are still being read.
+/// An array or object whose members are still being read. Members sit on
+/// the reader's scratch stacks from `from` up, so that each container is
+/// allocated once, at its exact size, when it closes.
 enum Frame {
-    Array(Vec<Value>),
-    Object(ObjectFrame),
-}
-
-struct ObjectFrame {
-    map: Map,
-    keys: KeySet,
-    /// The key whose value is being read.
-    key: String,
+    Array {
+        from: usize,
+    },
+    Object {
+        from: usize,
+        keys: KeySet,
+        /// The key whose value is being read.
+        key: String,
+    },
 }
 
 struct Parser<'a> {
@@ -141,6 +162,10 @@ impl<'a> Parser<'a> {
     /// Reads one value, containers included, without recursion.
     fn value(&mut self) -> Result<Value> {
         let mut stack: Vec<Frame> = Vec::new();
+        // The elements of every open array, innermost last.
+        let mut items: Vec<Value> = Vec::new();
+        // The members of every open object, innermost last.
+        let mut members: Vec<(String, Value)> = Vec::new();
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -154,13 +179,13 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         Value::Object(Map::new())
                     } else {
-                        let mut frame = ObjectFrame {
-                            map: Map::new(),
-                            keys: KeySet::default(),
-                            key: String::new(),
-                        };
-                        self.key(&mut frame, "'\"' to start a key or '}'")?;
-                        stack.push(Frame::Object(frame));
+                        let mut keys = KeySet::default();
+                        let key = self.key(&mut keys, &[], "'\"' to start a key or '}'")?;
+                        stack.push(Frame::Object {
+                            from: members.len(),
+                            keys,
+                            key,
+                        });
                         continue 'value;
                     }
                 }
@@ -171,7 +196,7 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         Value::Array(Vec::new())
                     } else {
-                        stack.push(Frame::Array(Vec::new()));
+                        stack.push(Frame::Array { from: items.len() });
                         continue 'value;
                     }
                 }
@@ -183,22 +208,22 @@ impl<'a> Parser<'a> {
             // Hand the finished value to its container, closing every
             // container that ends here.
             loop {
-                let Some(frame) = stack.pop() else {
+                let Some(frame) = stack.last_mut() else {
                     return Ok(value);
                 };
                 match frame {
-                    Frame::Array(mut items) => {
+                    Frame::Array { from } => {
                         items.push(value);
                         self.skip_ws();
                         match self.bytes.get(self.pos) {
                             Some(b',') => {
                                 self.pos += 1;
-                                stack.push(Frame::Array(items));
                                 continue 'value;
                             }
                             Some(b']') => {
                                 self.pos += 1;
-                                value = Value::Array(items);
+                                value = Value::Array(items.split_off(*from));
+                                stack.pop();
                             }
                             _ => {
                                 return Err(
@@ -207,21 +232,23 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    Frame::Object(mut frame) => {
-                        let key = std::mem::take(&mut frame.key);
-                        frame.map.push_unique(key, value);
+                    Frame::Object { from, keys, key } => {
+                        members.push((std::mem::take(key), value));
                         self.skip_ws();
                         match self.bytes.get(self.pos) {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                self.key(&mut frame, "'\"' to start a key")?;
-                                stack.push(Frame::Object(frame));
+                                let own = members.get(*from..).unwrap_or_default();
+                                *key = self.key(keys, own, "'\"' to start a key")?;
                                 continue 'value;
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                value = Value::Object(frame.map);
+                                // Every key was checked against its object's others.
+                                let map = Map::from_unique_entries(members.split_off(*from));
+                                value = Value::Object(map);
+                                stack.pop();
                             }
                             _ => {
                                 return Err(
@@ -251,14 +278,20 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Reads a key and its colon into `frame`, refusing a key it already has.
-    fn key(&mut self, frame: &mut ObjectFrame, expected: &str) -> Result<()> {
+    /// Reads a key and its colon, refusing one that `members` (the
+    /// object's members so far, all recorded in `keys`) already has.
+    fn key(
+        &mut self,
+        keys: &mut KeySet,
+        members: &[(String, Value)],
+        expected: &str,
+    ) -> Result<String> {
         let at = self.pos;
         if self.bytes.get(at) != Some(&b'"') {
             return Err(self.unexpected(at, expected));
         }
         let key = self.string()?;
-        if !frame.keys.is_new(&frame.map, &key) {
+        if !keys.is_new_in(members, &key) {
             let mut quoted = Vec::new();
             super::write_str_into(&key, &mut quoted);
             return Err(self.error(
@@ -275,8 +308,7 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected(self.pos, "':' after the key"));
         }
         self.pos += 1;
-        frame.key = key;
-        Ok(())
+        Ok(key)
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Result<Value> {
@@ -467,13 +499,15 @@ impl<'a> Parser<'a> {
             _ => return Err(self.unexpected(i, "a digit after '-'")),
         }
         let int_digits = i - start - usize::from(neg);
-        let mut plain = true;
+        let frac_start = i + 1;
+        let mut frac_end = frac_start;
         if b.get(i) == Some(&b'.') {
-            plain = false;
-            i = self.digits(i + 1, "a digit after the decimal point")?;
+            i = self.digits(frac_start, "a digit after the decimal point")?;
+            frac_end = i;
         }
+        let mut exponent = false;
         if matches!(b.get(i), Some(b'e' | b'E')) {
-            plain = false;
+            exponent = true;
             i += 1;
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -481,8 +515,15 @@ impl<'a> Parser<'a> {
             i = self.digits(i, "a digit in the exponent")?;
         }
         self.pos = i;
-        if plain && int_digits <= 18 {
-            return Ok(Number::from(if neg { -small } else { small }));
+        // Up to 18 digits in all fit an i64 as an integer mantissa, which is
+        // the common case and needs no allocation.
+        let frac = b.get(frac_start..frac_end).unwrap_or_default();
+        if !exponent && int_digits + frac.len() <= 18 {
+            let mant = frac
+                .iter()
+                .fold(small, |m, &d| m * 10 + i64::from(d - b'0'));
+            let mant = if neg { -mant } else { mant };
+            return Ok(Number::from_scaled(mant, frac.len() as u32));
         }
         let text = self.slice(start, i)?;
         Number::parse(text).map_err(|e| match e {
@@ -673,6 +714,77 @@ mod tests {
         // Bytes at or above 0x80 next to a quote must not hide it.
         assert_eq!(skip_plain(b"\xff\xff\xff\"\xff\xff\xff\xff", 0), 3);
         assert_eq!(skip_plain(b"\x21\x20\x1f\xff\xff\xff\xff\xff", 0), 2);
+    }
+
+    #[test]
+    fn short_numbers_are_built_exactly_as_number_parse_builds_them() {
+        // `==` on `Number` compares the canonical representation, so equal
+        // here means the fast path made the very same `Number`.
+        let literals = [
+            "0",
+            "-0",
+            "0.0",
+            "-0.000",
+            "7",
+            "-7",
+            "0.5",
+            "-0.5",
+            "956.02",
+            "10.50",
+            "100.000",
+            "0.000001",
+            "0.00000000000000001",
+            "123456789012345678",
+            "-123456789012345678",
+            "1234567890123456789",
+            "12345678901234567.8",
+            "1234567890123456.78",
+            "0.12345678901234567",
+            "0.123456789012345678",
+            "999999999999999999",
+            "-999999999999999999.0",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "1.5e3",
+        ];
+        for text in literals {
+            let want = Number::parse(text).unwrap();
+            match parse(text) {
+                Ok(Value::Number(got)) => assert!(got == want, "{text}: {got:?} != {want:?}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_plain_number_is_built_as_number_parse_builds_it(
+            neg in proptest::bool::ANY,
+            int in "(0|[1-9][0-9]{0,19})",
+            frac in proptest::option::of("[0-9]{1,20}"),
+        ) {
+            let sign = if neg { "-" } else { "" };
+            let text = match frac {
+                Some(f) => format!("{sign}{int}.{f}"),
+                None => format!("{sign}{int}"),
+            };
+            let want = Number::parse(&text).unwrap();
+            match parse(&text) {
+                Ok(Value::Number(got)) => proptest::prop_assert!(got == want, "{text}"),
+                other => proptest::prop_assert!(false, "{text}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn nested_containers_share_the_scratch_stacks() {
+        let v = parse(r#"[[1,[2,3],{"a":[4],"b":{"c":5}}],{"d":[],"e":{}},6]"#).unwrap();
+        assert_eq!(
+            super::super::to_string(&v),
+            r#"[[1,[2,3],{"a":[4],"b":{"c":5}}],{"d":[],"e":{}},6]"#
+        );
+        let err = parse(r#"{"a":{"a":1,"b":2},"b":3,"a":4}"#).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DuplicateKey);
     }
 
     #[test]
