@@ -44,7 +44,8 @@
 //!   between its parts, delimiter mismatch, empty or unmatched braces,
 //!   values after a header with a field list, a keyless header away from the
 //!   root or a `- ` marker) is read as a `key: value` line whose key is the
-//!   literal text before the first unquoted colon;
+//!   literal text before the first unquoted colon (so it opens no scope, and
+//!   an over-indented line right after it names the header's fault);
 //! * a line without a colon among keyed entry rows is skipped.
 //!
 //! These stay errors in both modes, because no reading of the text keeps
@@ -159,6 +160,10 @@ pub(super) struct Parser<'a> {
     cells: Vec<Value>,
     /// Entries of the objects under construction.
     stack: Stack,
+    /// In lenient mode, the end of the last malformed header read as a
+    /// `key: value` line, and why it was malformed: an over-indented line
+    /// right after it says so, since that is why nothing opened a scope.
+    demoted: Option<(usize, String)>,
 }
 
 impl<'a> Parser<'a> {
@@ -178,6 +183,7 @@ impl<'a> Parser<'a> {
             spans: 0,
             cells: Vec::new(),
             stack: Stack::new(!v4 && opts.expand_paths == ExpandPaths::Safe),
+            demoted: None,
         }
     }
 
@@ -352,6 +358,7 @@ impl<'a> Parser<'a> {
         }
         let (a, b) = self.tok.trim(s, colon);
         let key = Key::new(self.tok.s(a, b).to_owned(), false, s);
+        self.demoted = Some((e, fault.0.msg));
         self.key_value(key, colon + 1, e, fd, od, obj)
     }
 
@@ -901,11 +908,21 @@ impl<'a> Parser<'a> {
     /// A line at a depth where no open scope takes it (§8, §14.2).
     fn misplaced(&self, line: Line, expected: usize) -> Fault {
         let msg = if line.depth > expected {
-            format!(
+            let mut msg = format!(
                 "expected depth {expected}, found an over-indented line at depth {}: \
                  the previous line opens no scope this deep",
                 line.depth
-            )
+            );
+            // Only blank lines between the demoted header and this line.
+            if let Some((end, why)) = &self.demoted
+                && let Some(between) = self.src.get(*end..line.start)
+                && between.iter().all(u8::is_ascii_whitespace)
+            {
+                msg.push_str(&format!(
+                    " (lenient mode read it as a `key: value` line because its header is malformed: {why})"
+                ));
+            }
+            msg
         } else {
             format!(
                 "expected depth {expected}, found depth {}, where no open scope takes the line",
@@ -1279,6 +1296,33 @@ mod tests {
         );
         // Expansion belongs to 3.3: under 4.x a dotted key stays literal.
         same(&[("a.b: 1", r#"{"a.b":1}"#)], &with(true, Spec::V4, true));
+    }
+
+    #[test]
+    fn lenient_3_3_says_why_a_keyed_header_opened_no_scope() {
+        let text = "x: 1\nm[2:]{v}:\n\n  a: 1\n  b: 2";
+        let e = decode(text, &with(false, Spec::V3, false)).unwrap_err();
+        assert_eq!((e.line(), e.column()), (4, 3));
+        assert_eq!(
+            e.message(),
+            "expected depth 0, found an over-indented line at depth 1: the previous line \
+             opens no scope this deep (lenient mode read it as a `key: value` line because \
+             its header is malformed: expected a length in '[…]', found a keyed marker \
+             '[N:]', which is spec 4 syntax, not 3.3)"
+        );
+        // Strict mode stops at the header itself.
+        let e = decode(text, &with(true, Spec::V3, false)).unwrap_err();
+        assert_eq!((e.line(), e.column()), (2, 4));
+        // A demoted header further up does not colour an unrelated error.
+        let text = "m[2:]{v}: 1\nz:\n  y: 2\n      w: 3";
+        let e = decode(text, &with(false, Spec::V3, false)).unwrap_err();
+        assert_eq!((e.line(), e.column()), (4, 7));
+        assert!(
+            e.message()
+                .ends_with("the previous line opens no scope this deep"),
+            "{}",
+            e.message()
+        );
     }
 
     #[test]
