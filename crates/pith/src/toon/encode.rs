@@ -80,6 +80,13 @@ pub fn encode_into(value: &Value, opts: &EncodeOptions, out: &mut Vec<u8>) -> Re
     result
 }
 
+/// A line break and the indentation of most lines.
+const LINE_START: [u8; 32] = {
+    let mut b = [b' '; 32];
+    b[0] = b'\n';
+    b
+};
+
 /// How much [`encode_to`] buffers before writing.
 const CHUNK: usize = 64 * 1024;
 
@@ -742,15 +749,26 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
     #[inline]
     fn line(&mut self, depth: usize) -> Result<()> {
         self.sink.drain(self.out)?;
-        if self.started {
-            self.out.push(b'\n');
-        } else {
-            self.started = true;
-        }
         let spaces = depth
             .checked_mul(self.indent)
             .ok_or_else(|| Error::new(ErrorKind::Indentation, "indentation overflows"))?;
-        self.out.resize(self.out.len() + spaces, b' ');
+        let newline = usize::from(self.started);
+        self.started = true;
+        let end = self.out.len() + newline + spaces;
+        if spaces < LINE_START.len() {
+            // A fixed-size store cut to length: no `memset` call per line.
+            if newline == 1 {
+                self.out.extend_from_slice(&LINE_START);
+            } else {
+                self.out.extend_from_slice(&[b' '; LINE_START.len()]);
+            }
+            self.out.truncate(end);
+        } else {
+            if newline == 1 {
+                self.out.push(b'\n');
+            }
+            self.out.resize(end, b' ');
+        }
         Ok(())
     }
 
