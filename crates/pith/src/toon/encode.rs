@@ -468,7 +468,10 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
 
     /// The elements of a list, as `- ` items at `depth`, each at nesting `level`.
     fn items(&mut self, a: &'a [Value], depth: usize, level: usize) -> Result<()> {
-        for v in a {
+        for (i, v) in a.iter().enumerate() {
+            if i % AHEAD == 0 {
+                read_ahead(a.get(i + AHEAD..).unwrap_or_default());
+            }
             self.item(v, depth, level)?;
         }
         Ok(())
@@ -813,6 +816,31 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
             Ok(())
         }
     }
+}
+
+/// List items read ahead at a time (see [`read_ahead`]).
+const AHEAD: usize = 8;
+
+/// Reads the first entry of each of the next [`AHEAD`] object items, and
+/// throws the result away.
+///
+/// In a document larger than the cache, each list item's entries sit in a
+/// heap block of their own, at an address no hardware prefetcher predicts:
+/// written one after the other, every item starts with a stall on that
+/// miss. Reading a batch of them ahead lets
+/// their misses overlap, and the writer finds them in cache. (A prefetch
+/// instruction would do it without the read, but none is safe to call.)
+/// Table rows do without: read in order, theirs are already prefetched,
+/// and reading ahead only slowed them down.
+#[inline(never)]
+fn read_ahead(rows: &[Value]) {
+    let mut acc = 0;
+    for v in rows.iter().take(AHEAD) {
+        if let Value::Object(m) = v {
+            acc ^= m.keys().next().map_or(0, String::len);
+        }
+    }
+    std::hint::black_box(acc);
 }
 
 /// Whether all elements are primitives, and whether all are objects.
