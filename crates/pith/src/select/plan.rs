@@ -248,24 +248,25 @@ impl<'o> Planner<'o> {
                 (TableForm::HoistedCompact, cells, meta)
             }
             Mode::Best => {
-                // The cheapest table (the first on a tie), each counted only
-                // as far as needed to tell whether it beats those before.
-                let mut best: Option<(usize, TableForm, Value, Value)> = None;
-                for form in [TableForm::Hoisted, TableForm::HoistedCompact] {
-                    let (cells, meta) = table(form)?;
-                    let Some(bound) = best
-                        .as_ref()
-                        .map_or(Some(usize::MAX), |b| b.0.checked_sub(1))
-                    else {
-                        continue;
-                    };
-                    let (cost, cells, meta) = self.cost(k, cells, meta, indent, bound)?;
-                    if let Some(cost) = cost {
-                        best = Some((cost, form, cells, meta));
-                    }
-                }
-                let Some((cost, form, cells, meta)) = best else {
+                let seed = table(TableForm::Hoisted)?;
+                let (cells, meta) = table(TableForm::HoistedCompact)?;
+                // The cheaper table, the seed's form on a tie: the compact
+                // form (usually the cheaper) is counted first, so that the
+                // seed's is counted only as far as needed to tell.
+                let (cost, cells, meta) = self.cost(k, cells, meta, indent, usize::MAX)?;
+                let Some(mut cost) = cost else {
+                    // Unbounded, so never: but without a cost, keep the member.
                     return Ok(Member::Keep(planned));
+                };
+                let mut form = TableForm::HoistedCompact;
+                let (seed_cost, seed_cells, seed_meta) =
+                    self.cost(k, seed.0, seed.1, indent, cost)?;
+                let (cells, meta) = match seed_cost {
+                    Some(c) => {
+                        (cost, form) = (c, TableForm::Hoisted);
+                        (seed_cells, seed_meta)
+                    }
+                    None => (cells, meta),
                 };
                 // Then TOON as it stands, which keeps the member unless
                 // dearer than that table: counted only as far as needed to tell.
@@ -333,6 +334,11 @@ impl<'o> Planner<'o> {
             None => {
                 let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
                 self.scratch.len() + lines * (pad + 1)
+            }
+            Some(t) if pad == 0 => {
+                // The lines as they stand: counted in place.
+                self.scratch.push(b'\n');
+                t.count_unless_over(&String::from_utf8_lossy(&self.scratch), bound)?
             }
             Some(t) => {
                 self.lines.clear();
