@@ -460,7 +460,6 @@ static POP: [u8; 256] = {
 
 /// Reads a row eight bytes at a time; `None` when it holds a backslash, an
 /// apostrophe or a non-ASCII byte (the careful reader takes those).
-#[inline(never)]
 fn swar_row(b: &[u8], delimiter: u8) -> Option<RowScan> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -474,9 +473,12 @@ fn swar_row(b: &[u8], delimiter: u8) -> Option<RowScan> {
     // Set bits of a mask (one per byte).
     let count =
         |m: u64| usize::from(POP[((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize]);
-    // Counted in locals: a struct's fields would live in memory, and each
-    // word's additions would wait on the last word's stores.
-    let (mut runs, mut before_keys, mut delimiters) = (0, 0, 0);
+    let mut out = RowScan {
+        runs: 0,
+        before_keys: 0,
+        delimiters: 0,
+        last_alnum: false,
+    };
     // The previous word's masks, shifted so that its last byte (and for
     // `alnum`, the last two) sit where this word's byte 0 looks.
     let (mut letter_in, mut digit_in, mut alnum_in, mut quote_in, mut alnum_in2) =
@@ -508,13 +510,13 @@ fn swar_row(b: &[u8], delimiter: u8) -> Option<RowScan> {
         q ^= q << 32;
         let split = eq(w, delimiter) & !(q ^ inside);
         let starts = (letter & !((letter << 8) | letter_in)) | (digit & !((digit << 8) | digit_in));
-        runs += count(starts);
+        out.runs += count(starts);
         // A delimiter right after a letter or digit, or after a quote right after one.
         let before1 = (alnum << 8) | alnum_in;
         let before2 = (alnum << 16) | alnum_in2;
         let quote1 = (quote << 8) | quote_in;
-        before_keys += count(split & (before1 | (quote1 & before2)));
-        delimiters += count(split);
+        out.before_keys += count(split & (before1 | (quote1 & before2)));
+        out.delimiters += count(split);
         prev_alnum_last = alnum_in;
         letter_in = letter >> 56;
         digit_in = digit >> 56;
@@ -526,7 +528,6 @@ fn swar_row(b: &[u8], delimiter: u8) -> Option<RowScan> {
         last_alnum_mask = alnum;
         last_quote_mask = quote;
     }
-    let mut last_alnum = false;
     if last_len > 0 {
         // The row's end: the last cell surely holds a letter or digit when
         // it ends in one, or in a quote right after one.
@@ -537,14 +538,9 @@ fn swar_row(b: &[u8], delimiter: u8) -> Option<RowScan> {
         } else {
             prev_alnum_last >> 7 & 1 == 1
         };
-        last_alnum = bit(last_alnum_mask, end) || (bit(last_quote_mask, end) && second);
+        out.last_alnum = bit(last_alnum_mask, end) || (bit(last_quote_mask, end) && second);
     }
-    Some(RowScan {
-        runs,
-        before_keys,
-        delimiters,
-        last_alnum,
-    })
+    Some(out)
 }
 
 /// The end of the cell starting at `at`: the next delimiter outside quotes,
