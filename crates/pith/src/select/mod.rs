@@ -36,6 +36,12 @@
 //!    document wins (ties go to fewer bytes, then to JSON). So `auto` never
 //!    costs more than compact JSON, nor than plain TOON.
 //!
+//! Every token count stops as soon as the comparison it serves is decided:
+//! a text that already costs more than its rival has lost, and one whose
+//! tokens so far plus its bytes left (no piece has more tokens than bytes)
+//! are under its rival's cost has won. The choices are those of exact
+//! counts.
+//!
 //! # Reading: one reader, no guessing
 //!
 //! [`decode`] tells JSON from TOON by syntax, then [`restore`]s the tables
