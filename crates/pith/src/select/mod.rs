@@ -36,6 +36,12 @@
 //!    document wins (ties go to fewer bytes, then to JSON). So `auto` never
 //!    costs more than compact JSON, nor than plain TOON.
 //!
+//! Every token count stops as soon as the comparison it serves is decided:
+//! a text that already costs more than its rival has lost, and one whose
+//! tokens so far plus its bytes left (no piece has more tokens than bytes)
+//! are under its rival's cost has won. The choices are those of exact
+//! counts.
+//!
 //! # Reading: one reader, no guessing
 //!
 //! [`decode`] tells JSON from TOON by syntax, then [`restore`]s the tables
@@ -550,32 +556,62 @@ fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded>
     if survey.look_alike {
         return wrapped(value, opts);
     }
-    let mut best_cost = cost(&best.text, opts.metric);
-    if survey.candidates {
-        let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
-        if let Some(planned) = planner.run(value)? {
-            let doc = toon_doc(&planned, toon4, planner.choices)?;
-            let c = cost(&doc.text, opts.metric);
-            if (c, doc.text.len()) < (best_cost, best.text.len()) {
-                best = doc;
-                best_cost = c;
-            }
-        }
-    }
     let json_floor = match opts.metric {
         Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),
         _ => survey.json,
+    };
+    let mut planned = None;
+    if survey.candidates {
+        let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
+        if let Some(value) = planner.run(value)? {
+            let doc = toon_doc(&value, toon4, planner.choices)?;
+            let c = cost(&doc.text, opts.metric);
+            planned = Some((doc, c));
+        }
+    }
+    // Plain TOON is counted only as far as needed: with nothing planned,
+    // until it is sure to cost less than JSON's floor; otherwise until it
+    // costs more than the planned document.
+    let best_cost = match planned {
+        None => match cost_unless_under(&best.text, opts.metric, json_floor) {
+            Some(c) => c,
+            // JSON costs more for certain: neither written nor counted.
+            None => return Ok(best),
+        },
+        Some((doc, c)) => match cost_unless_over(&best.text, opts.metric, c) {
+            Some(plain) if (c, doc.text.len()) >= (plain, best.text.len()) => plain,
+            _ => {
+                best = doc;
+                c
+            }
+        },
     };
     if json_floor > best_cost {
         // JSON costs more for certain: neither written nor counted.
         return Ok(best);
     }
     let json = json_doc(value, Vec::new());
-    let json_cost = cost(&json.text, opts.metric);
-    if (json_cost, json.text.len()) <= (best_cost, best.text.len()) {
-        Ok(json)
-    } else {
-        Ok(best)
+    // JSON wins ties on cost when it is no longer; counted only as far as needed.
+    match cost_unless_over(&json.text, opts.metric, best_cost) {
+        Some(j) if (j, json.text.len()) <= (best_cost, best.text.len()) => Ok(json),
+        _ => Ok(best),
+    }
+}
+
+/// The cost of `text`, or `None` when it is sure to be under `lo`
+/// (see [`Tokenizer::count_unless_under`]).
+fn cost_unless_under(text: &str, metric: Metric, lo: usize) -> Option<usize> {
+    match metric {
+        Metric::Tokens(kind) => Tokenizer::get(kind).count_unless_under(text, lo),
+        Metric::Bytes => (text.len() >= lo).then_some(text.len()),
+    }
+}
+
+/// The cost of `text`, or `None` when it is sure to be over `hi`.
+fn cost_unless_over(text: &str, metric: Metric, hi: usize) -> Option<usize> {
+    match metric {
+        Metric::Tokens(kind) => Tokenizer::get(kind).count_unless_over(text, hi),
+        Metric::Bytes => (text.len() <= hi).then_some(text.len()),
     }
 }
 

@@ -161,7 +161,7 @@ impl<'o> Planner<'o> {
                 Value::Array(rows) => {
                     let planned = self.value(child, indent + 1, &here, level + 1)?;
                     if self.candidate(m, k, rows, level + 1) {
-                        self.collection(k, rows, planned, indent, &here)?
+                        self.collection(k, child, rows, planned, indent, &here)?
                     } else {
                         Member::Keep(planned)
                     }
@@ -220,9 +220,12 @@ impl<'o> Planner<'o> {
         Census::of(rows).is_some_and(|c| !c.columns.is_empty() && c.dense_enough(rows.len()))
     }
 
+    /// Member `k`, holding `value` (the array `rows`), as TOON (`planned`
+    /// when its own collections were planned) or as a table.
     fn collection(
         &mut self,
         k: &str,
+        value: &Value,
         rows: &[Value],
         planned: Option<Value>,
         indent: usize,
@@ -245,21 +248,33 @@ impl<'o> Planner<'o> {
                 (TableForm::HoistedCompact, cells, meta)
             }
             Mode::Best => {
-                let had_plan = planned.is_some();
-                let standard = planned.unwrap_or_else(|| Value::Array(rows.to_vec()));
-                let (standard_cost, standard, _) = self.cost(k, standard, None, indent)?;
-                let mut best: Option<(usize, TableForm, Value, Value)> = None;
-                for form in [TableForm::Hoisted, TableForm::HoistedCompact] {
-                    let (cells, meta) = table(form)?;
-                    let (cost, cells, meta) = self.cost(k, cells, Some(meta), indent)?;
-                    if cost < standard_cost && best.as_ref().is_none_or(|b| cost < b.0) {
-                        best = Some((cost, form, cells, meta.unwrap_or(Value::Null)));
+                let seed = table(TableForm::Hoisted)?;
+                let (cells, meta) = table(TableForm::HoistedCompact)?;
+                // The cheaper table, the seed's form on a tie: the compact
+                // form (usually the cheaper) is counted first, so that the
+                // seed's is counted only as far as needed to tell.
+                let (cost, cells, meta) = self.cost(k, cells, meta, indent, usize::MAX)?;
+                let Some(mut cost) = cost else {
+                    // Unbounded, so never: but without a cost, keep the member.
+                    return Ok(Member::Keep(planned));
+                };
+                let mut form = TableForm::HoistedCompact;
+                let (seed_cost, seed_cells, seed_meta) =
+                    self.cost(k, seed.0, seed.1, indent, cost)?;
+                let (cells, meta) = match seed_cost {
+                    Some(c) => {
+                        (cost, form) = (c, TableForm::Hoisted);
+                        (seed_cells, seed_meta)
                     }
+                    None => (cells, meta),
+                };
+                // Then TOON as it stands, which keeps the member unless
+                // dearer than that table: counted only as far as needed to tell.
+                let standard = planned.as_ref().unwrap_or(value);
+                if self.standard_cost(k, standard, indent, cost)?.is_some() {
+                    return Ok(Member::Keep(planned));
                 }
-                match best {
-                    Some((_, form, cells, meta)) => (form, cells, meta),
-                    None => return Ok(Member::Keep(had_plan.then_some(standard))),
-                }
+                (form, cells, meta)
             }
         };
         self.choices.push(Choice {
@@ -269,37 +284,61 @@ impl<'o> Planner<'o> {
         Ok(Member::Hoist(cells, meta))
     }
 
-    /// The cost of member `k: v` (and its metadata) at indentation `indent`;
-    /// hands both back.
+    /// The cost of member `k: v` and its metadata `meta` at indentation
+    /// `indent` when at most `bound` (`None` when more); hands both back.
     fn cost(
         &mut self,
         k: &str,
         v: Value,
-        meta: Option<Value>,
+        meta: Value,
         indent: usize,
-    ) -> Result<(usize, Value, Option<Value>)> {
+        bound: usize,
+    ) -> Result<(Option<usize>, Value, Value)> {
         let mut m = Map::with_capacity(2);
         m.push_unique(k.to_owned(), v);
         let meta_key = format!("{k}{ENCODING_SUFFIX}");
-        if let Some(meta) = meta {
-            m.push_unique(meta_key.clone(), meta);
-        }
+        m.push_unique(meta_key.clone(), meta);
         let fragment = Value::Object(m);
         self.scratch.clear();
         let rendered = crate::toon::encode_into(&fragment, self.toon, &mut self.scratch);
         let (v, meta) = match fragment {
             Value::Object(mut m) => {
-                let meta = m.remove(&meta_key);
+                let meta = m.remove(&meta_key).unwrap_or(Value::Null);
                 (m.remove(k).unwrap_or(Value::Null), meta)
             }
-            other => (other, None),
+            other => (other, Value::Null),
         };
         rendered?;
+        Ok((self.measure(indent, bound), v, meta))
+    }
+
+    /// The cost of member `k: v` at indentation `indent` when at most
+    /// `bound` (`None` when more).
+    fn standard_cost(
+        &mut self,
+        k: &str,
+        v: &Value,
+        indent: usize,
+        bound: usize,
+    ) -> Result<Option<usize>> {
+        self.scratch.clear();
+        crate::toon::encode_member_into(k, v, self.toon, &mut self.scratch)?;
+        Ok(self.measure(indent, bound))
+    }
+
+    /// The cost of the fragment in `scratch`, each line at indentation
+    /// `indent` and counted as a whole line, when at most `bound`.
+    fn measure(&mut self, indent: usize, bound: usize) -> Option<usize> {
         let pad = indent * self.toon.indent;
         let cost = match self.tokenizer {
             None => {
                 let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
                 self.scratch.len() + lines * (pad + 1)
+            }
+            Some(t) if pad == 0 => {
+                // The lines as they stand: counted in place.
+                self.scratch.push(b'\n');
+                t.count_unless_over(&String::from_utf8_lossy(&self.scratch), bound)?
             }
             Some(t) => {
                 self.lines.clear();
@@ -309,9 +348,9 @@ impl<'o> Planner<'o> {
                     self.lines.push_str(line);
                     self.lines.push('\n');
                 }
-                t.count(&self.lines)
+                t.count_unless_over(&self.lines, bound)?
             }
         };
-        Ok((cost, v, meta))
+        (cost <= bound).then_some(cost)
     }
 }

@@ -87,7 +87,13 @@ pub(crate) fn survey_text(
     if !tokens {
         // JSON writes `\b` and `\f` in two bytes where TOON takes six: take
         // four off for every backslash, to be safe.
-        let backslashes = text.bytes().filter(|&c| c == b'\\').count();
+        // Counted in chunks of at most 255 bytes with a byte-wide counter,
+        // which compiles to whole-vector compares.
+        let backslashes: usize = text
+            .as_bytes()
+            .chunks(255)
+            .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &c| n + u8::from(c == b'\\'))))
+            .sum();
         f.bytes = f.bytes.saturating_sub(4 * backslashes);
     }
     Some(f)
@@ -116,6 +122,9 @@ struct Table {
     /// for flat tables (no nested field groups), where fields and cells
     /// pair up one to one.
     flat: Option<Vec<bool>>,
+    /// Whether the table is flat and all its field names end in an ASCII
+    /// letter or digit: then rows take the word-at-a-time path.
+    swar: bool,
     /// Whether the previous row's last cell holds a letter or digit.
     last_alnum: bool,
     /// Cells per row.
@@ -141,10 +150,7 @@ impl Table {
             f.bytes += cells.len().checked_sub(self.leaves.saturating_sub(1))?;
             return Some(());
         }
-        if self
-            .flat
-            .as_ref()
-            .is_some_and(|ends| ends.iter().all(|&e| e))
+        if self.swar
             && let Some(r) = swar_row(cells, delimiter)
             && r.delimiters + 1 == self.leaves
         {
@@ -267,10 +273,12 @@ fn key_line(rest: &[u8], depth: usize, delimiter: u8, f: &mut Floors) -> Option<
                         f.bytes += n - 1;
                     }
                     f.tokens += fields.runs;
+                    let swar = !fields.nested && fields.ends.iter().all(|&e| e);
                     Some(Some(Table {
                         left: n,
                         depth: depth + 1,
                         keyed,
+                        swar,
                         flat: (!fields.nested).then_some(fields.ends),
                         last_alnum: false,
                         leaves: fields.leaves,

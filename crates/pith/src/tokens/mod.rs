@@ -227,6 +227,43 @@ impl Tokenizer {
         }
     }
 
+    /// The number of tokens in `text`, or `None` as soon as it is certain
+    /// to be under `lo` (so without counting the rest).
+    ///
+    /// A piece's tokens are never more than its bytes, and the pieces from
+    /// any piece boundary on are those of the rest of the text on its own;
+    /// so once the tokens counted plus the bytes left fall under `lo`, the
+    /// count is under `lo`.
+    pub(crate) fn count_unless_under(&self, text: &str, lo: usize) -> Option<usize> {
+        match self.count_bounded(text, lo, usize::MAX) {
+            Bounded::Exact(n) => Some(n),
+            Bounded::Below | Bounded::Above => None,
+        }
+    }
+
+    /// The number of tokens in `text`, or `None` as soon as it is certain
+    /// to be over `hi` (so without counting the rest).
+    pub(crate) fn count_unless_over(&self, text: &str, hi: usize) -> Option<usize> {
+        match self.count_bounded(text, 0, hi) {
+            Bounded::Exact(n) => Some(n),
+            Bounded::Below | Bounded::Above => None,
+        }
+    }
+
+    fn count_bounded(&self, text: &str, lo: usize, hi: usize) -> Bounded {
+        let n = match &self.bpe {
+            Some(bpe) => return bpe.count_bounded(text.as_bytes(), lo, hi),
+            None => text.len().div_ceil(4),
+        };
+        if n < lo {
+            Bounded::Below
+        } else if n > hi {
+            Bounded::Above
+        } else {
+            Bounded::Exact(n)
+        }
+    }
+
     /// The token ids of `text`, as tiktoken's `encode_ordinary` gives them;
     /// `None` for [`TokenizerKind::Bytes4`], which has no tokens.
     pub fn encode(&self, text: &str) -> Option<Vec<u32>> {
@@ -260,6 +297,17 @@ impl Tokenizer {
             bytes: 0,
         }
     }
+}
+
+/// Where a token count lies against two bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bounded {
+    /// Certainly under the lower bound.
+    Below,
+    /// The exact count, when neither bound ruled it out on the way.
+    Exact(usize),
+    /// Certainly over the upper bound.
+    Above,
 }
 
 /// Counts text appended piece by piece, exactly, without counting settled
@@ -364,11 +412,14 @@ impl Tokenizer {
 const CACHE_PIECE_MAX: usize = 64;
 /// The cache is emptied when it reaches this many entries, bounding its memory.
 const CACHE_ENTRIES_MAX: usize = 1 << 15;
-/// Slots of the small direct-mapped cache in front of everything, for
-/// pieces of up to 16 bytes (most pieces of JSON and TOON): it answers a
-/// repeated piece from a few hundred kilobytes instead of the vocabulary's
-/// megabytes.
-const HOT_SLOTS: usize = 1 << 14;
+/// Slots of the direct-mapped cache in front of everything, for pieces of
+/// up to 15 bytes (most pieces of JSON and TOON): it answers a repeated
+/// piece from 1 MB per thread and encoding instead of the vocabulary's
+/// megabytes. A large document has thousands of distinct pieces; with
+/// fewer slots they would keep evicting each other.
+const HOT_SLOTS: usize = 1 << 16;
+/// The shift that takes a 64-bit hash to a slot of [`HOT_SLOTS`].
+const HOT_SHIFT: u32 = 64 - HOT_SLOTS.trailing_zeros();
 
 /// Per-thread state of counting: caches per pattern and merge buffers.
 #[derive(Default)]
@@ -379,13 +430,16 @@ struct Work {
     scratch: Scratch,
 }
 
-/// A piece of 2 to 16 bytes, zero-padded, and its token count.
+/// A piece of 2 to 15 bytes, zero-padded, with its length and token count
+/// in the top byte (`len << 4 | count`), where the piece has none: 16
+/// bytes, four to a cache line. All zero for an empty slot.
 #[derive(Clone, Copy, Default)]
 struct HotEntry {
     key: [u64; 2],
-    /// `len << 24 | count`; 0 for an empty slot.
-    len_count: u32,
 }
+
+/// The bits of a [`HotEntry`]'s second word that hold the token count.
+const HOT_COUNT: u64 = 0xf << 56;
 
 thread_local! {
     static WORK: RefCell<Work> = RefCell::new(Work::default());
@@ -393,16 +447,35 @@ thread_local! {
 
 impl Bpe {
     fn count(&self, text: &[u8]) -> usize {
+        match self.count_bounded(text, 0, usize::MAX) {
+            Bounded::Exact(n) => n,
+            // Unreachable without bounds; the length is a safe answer.
+            Bounded::Below | Bounded::Above => text.len(),
+        }
+    }
+
+    fn count_bounded(&self, text: &[u8], lo: usize, hi: usize) -> Bounded {
+        // `p - total`, bytes read less tokens counted, never shrinks; the
+        // count is under `lo` once it exceeds `text.len() - lo`.
+        let Some(slack) = text.len().checked_sub(lo) else {
+            return Bounded::Below;
+        };
         self.with_work(|work| {
             let mut scan = Scan::<false>::new(text);
             let mut total = 0;
             let mut p = 0;
             while p < text.len() {
                 let end = scan.piece(self.pattern, p);
-                total += self.piece_count(text.get(p..end).unwrap_or_default(), work);
+                total += self.piece_count(text, p, end, work);
                 p = end;
+                if total > hi {
+                    return Bounded::Above;
+                }
+                if p - total > slack {
+                    return Bounded::Below;
+                }
             }
-            total
+            Bounded::Exact(total)
         })
     }
 
@@ -419,7 +492,7 @@ impl Bpe {
                 if !scan.settled() {
                     break;
                 }
-                total += self.piece_count(text.get(p..end).unwrap_or_default(), work);
+                total += self.piece_count(text, p, end, work);
                 p = end;
             }
             (total, p)
@@ -453,37 +526,49 @@ impl Bpe {
         })
     }
 
-    #[inline]
-    fn piece_count(&self, piece: &[u8], work: &mut Work) -> usize {
+    /// The tokens of the piece `text[p..end]`.
+    #[inline(always)]
+    fn piece_count(&self, text: &[u8], p: usize, end: usize, work: &mut Work) -> usize {
+        let piece = text.get(p..end).unwrap_or_default();
         let len = piece.len();
         if len <= 1 {
             return len;
         }
-        if len > 16 {
+        if len > 15 {
             return self.piece_count_slow(piece, work);
         }
-        let (lo, hi) = piece.split_at(len.min(8));
-        let key = [load_le(lo), load_le(hi)];
+        let mut key = piece_key(text, p, len);
         let h = (key[0] ^ (len as u64))
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .rotate_left(23)
             ^ key[1].wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        let slot = (h.wrapping_mul(0xff51_afd7_ed55_8ccd) >> 50) as usize;
+        let slot = (h.wrapping_mul(0xff51_afd7_ed55_8ccd) >> HOT_SHIFT) as usize;
+        key[1] |= (len as u64) << 60;
         let hot = &mut work.hot[self.pattern as usize];
         if hot.is_empty() {
             hot.resize(HOT_SLOTS, HotEntry::default());
         }
         if let Some(entry) = hot.get(slot)
-            && entry.key == key
-            && (entry.len_count >> 24) as usize == len
+            && entry.key[0] == key[0]
+            && entry.key[1] & !HOT_COUNT == key[1]
         {
-            return (entry.len_count & 0xff_ffff) as usize;
+            return ((entry.key[1] & HOT_COUNT) >> 56) as usize;
         }
+        self.piece_count_miss(piece, key, slot, work)
+    }
+
+    /// [`Self::piece_count`] for a piece of 2 to 15 bytes not in the hot
+    /// cache: counts it and puts it there, under `key` (the piece and its
+    /// length as the entry holds them).
+    #[inline(never)]
+    fn piece_count_miss(&self, piece: &[u8], key: [u64; 2], slot: usize, work: &mut Work) -> usize {
         let n = self.piece_count_slow(piece, work);
-        if let Some(entry) = work.hot[self.pattern as usize].get_mut(slot) {
+        // A piece has no more tokens than bytes, so at most 15.
+        if let Some(entry) = work.hot[self.pattern as usize].get_mut(slot)
+            && n < 16
+        {
             *entry = HotEntry {
-                key,
-                len_count: ((len as u32) << 24) | (n as u32 & 0xff_ffff),
+                key: [key[0], key[1] | ((n as u64) << 56)],
             };
         }
         n
@@ -518,6 +603,32 @@ impl Bpe {
             _ => f(&mut Work::default()),
         }
     }
+}
+
+/// The piece of `len` bytes (2 to 15) at `p` in `text` as two
+/// little-endian words, zero-padded: its first eight bytes and the rest.
+/// Away from the end of the text, two whole-word loads and masks.
+#[inline(always)]
+fn piece_key(text: &[u8], p: usize, len: usize) -> [u64; 2] {
+    let mask = |n: usize| {
+        if n >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * n)) - 1
+        }
+    };
+    if let Some(window) = text.get(p..p + 16) {
+        let (lo, hi) = window.split_at(8);
+        let word = |b: &[u8]| {
+            let mut w = [0; 8];
+            w.copy_from_slice(b);
+            u64::from_le_bytes(w)
+        };
+        return [word(lo) & mask(len), word(hi) & mask(len.saturating_sub(8))];
+    }
+    let piece = text.get(p..p + len).unwrap_or_default();
+    let (lo, hi) = piece.split_at(len.min(8));
+    [load_le(lo), load_le(hi)]
 }
 
 /// Up to 8 bytes as a little-endian word, zero-padded.
@@ -593,6 +704,48 @@ mod tests {
         assert_eq!(Tokenizer::get(TokenizerKind::Bytes4).encode("abc"), None);
         assert_eq!(o.decode(&[24912, 2375]), Some(b"hello world".to_vec()));
         assert_eq!(o.decode(&[199_998]), None);
+    }
+
+    #[test]
+    fn bounded_counts_agree_with_counts() {
+        let texts = [
+            "",
+            "a",
+            "items[2]{id,name}:\n  1,Alice\n  2,Bob",
+            "日本語のテキスト and some English, 12345 numbers!!",
+            "                 \n\n   x",
+        ];
+        for &kind in TokenizerKind::ALL {
+            let t = Tokenizer::get(kind);
+            for text in texts {
+                let n = t.count(text);
+                for lo in 0..=text.len() + 2 {
+                    for hi in [0, n.saturating_sub(1), n, n + 1, usize::MAX] {
+                        let got = t.count_bounded(text, lo, hi);
+                        match got {
+                            Bounded::Below => assert!(n < lo, "{kind} {text:?} {lo} {hi}"),
+                            Bounded::Above => assert!(n > hi, "{kind} {text:?} {lo} {hi}"),
+                            Bounded::Exact(m) => assert_eq!(m, n, "{kind} {text:?}"),
+                        }
+                        if (lo..=hi).contains(&n) {
+                            assert_eq!(got, Bounded::Exact(n), "{kind} {text:?} {lo} {hi}");
+                        }
+                    }
+                    let under = t.count_unless_under(text, lo);
+                    assert!(under == Some(n) || (under.is_none() && n < lo));
+                    let over = t.count_unless_over(text, lo);
+                    assert!(over == Some(n) || (over.is_none() && n > lo));
+                }
+            }
+        }
+        // Early answers: a long text far under the lower bound, or over the upper.
+        let o = Tokenizer::get(TokenizerKind::O200k);
+        let long = "word ".repeat(10_000);
+        assert_eq!(o.count_unless_under(&long, 40_000), None);
+        assert_eq!(o.count_unless_over(&long, 100), None);
+        let n = o.count(&long);
+        assert_eq!(o.count_unless_over(&long, n), Some(n));
+        assert_eq!(o.count_unless_over(&long, n - 1), None);
     }
 
     #[test]

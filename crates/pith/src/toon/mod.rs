@@ -10,6 +10,7 @@ use crate::DEFAULT_MAX_DEPTH;
 mod encode;
 mod fold;
 
+pub(crate) use encode::encode_member_into;
 pub use encode::{encode, encode_into, encode_to};
 mod decode;
 mod expand;

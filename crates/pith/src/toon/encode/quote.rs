@@ -53,11 +53,11 @@ impl Quoting {
         let b = s.as_bytes();
         let class = self.class(b);
         if class & QUOTE == 0 && !self.reads_as_other(s) {
-            out.extend_from_slice(b);
+            put(out, b);
         } else if class & ESCAPE == 0 {
             out.reserve(b.len() + 2);
             out.push(b'"');
-            out.extend_from_slice(b);
+            put(out, b);
             out.push(b'"');
         } else {
             write_quoted(out, s);
@@ -114,7 +114,7 @@ impl Quoting {
 #[inline]
 pub(super) fn write_key(out: &mut Vec<u8>, key: &str) {
     if is_bare_key(key) {
-        out.extend_from_slice(key.as_bytes());
+        put(out, key.as_bytes());
     } else {
         write_quoted(out, key);
     }
@@ -129,6 +129,36 @@ pub(super) fn is_bare_key(key: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// Appends `b` to `out`, without a call to `memcpy` when it is short.
+///
+/// Keys and values are mostly a few bytes long, and copying them is most of
+/// what the writer does; a fixed-size store of 16 bytes, overwritten with
+/// two overlapping loads and then cut to length, costs a few instructions
+/// where a general copy costs a call.
+#[inline(always)]
+pub(super) fn put(out: &mut Vec<u8>, b: &[u8]) {
+    let n = b.len();
+    if n > 16 {
+        out.extend_from_slice(b);
+        return;
+    }
+    let len = out.len();
+    out.extend_from_slice(&[0; 16]);
+    let dst = &mut out[len..len + 16];
+    if n >= 8 {
+        dst[..8].copy_from_slice(&b[..8]);
+        dst[n - 8..n].copy_from_slice(&b[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&b[..4]);
+        dst[n - 4..n].copy_from_slice(&b[n - 4..]);
+    } else if n > 0 {
+        dst[0] = b[0];
+        dst[n / 2] = b[n / 2];
+        dst[n - 1] = b[n - 1];
+    }
+    out.truncate(len + n);
 }
 
 /// Appends `"s"` with `\\`, `\"`, `\n`, `\r`, `\t` and `\u00xx` escapes.
@@ -322,6 +352,22 @@ mod tests {
             token("a\"b\\c\nd\re\tf\u{1}g\u{1f}\u{7f}", b',', Spec::V4),
             "\"a\\\"b\\\\c\\nd\\re\\tf\\u0001g\\u001f\u{7f}\""
         );
+    }
+
+    #[test]
+    fn short_copies_append_exactly() {
+        let src: Vec<u8> = (b'a'..=b'z').chain(b'A'..=b'Z').collect();
+        for n in 0..=src.len() {
+            for prefix in [0, 3, 15] {
+                let mut out = vec![b'#'; prefix];
+                put(&mut out, &src[..n]);
+                put(&mut out, &src[..n / 2]);
+                let mut want = vec![b'#'; prefix];
+                want.extend_from_slice(&src[..n]);
+                want.extend_from_slice(&src[..n / 2]);
+                assert_eq!(out, want, "n = {n}, prefix = {prefix}");
+            }
+        }
     }
 
     #[test]

@@ -290,3 +290,66 @@ fn folding_avoids_dotted_root_keys_along_the_path() {
         "x:\n  y: 1\n  a:\n    b: 2\n  c.d: 3\nx.a.b: 4"
     );
 }
+
+#[test]
+fn a_member_is_written_as_its_one_member_object() {
+    let rows = arr(vec![
+        obj(vec![("id", Value::from(1)), ("tags", arr(vec![]))]),
+        obj(vec![("id", Value::from(2)), ("x.y", obj(vec![]))]),
+    ]);
+    let table = arr(vec![
+        obj(vec![
+            ("a", Value::from(1)),
+            ("g", obj(vec![("b", Value::Null)])),
+        ]),
+        obj(vec![
+            ("a", Value::from(2)),
+            ("g", obj(vec![("b", Value::Null)])),
+        ]),
+    ]);
+    let keyed = obj(vec![
+        ("p", obj(vec![("a", Value::from(1))])),
+        ("q", obj(vec![("a", Value::from(2))])),
+    ]);
+    let chain = obj(vec![("b", obj(vec![("c", Value::from("x"))]))]);
+    let deep = arr(vec![arr(vec![arr(vec![Value::from(1)])])]);
+    let folding = EncodeOptions {
+        key_folding: KeyFolding::Safe,
+        ..v3()
+    };
+    let shallow = EncodeOptions {
+        max_depth: 3,
+        ..EncodeOptions::default()
+    };
+    for value in [
+        rows,
+        table,
+        keyed,
+        chain,
+        deep,
+        Value::from("s"),
+        arr(vec![]),
+    ] {
+        for key in ["items", "a.b", "x y", ""] {
+            for opts in [
+                EncodeOptions::default(),
+                v3(),
+                folding.clone(),
+                shallow.clone(),
+            ] {
+                let whole = obj(vec![(key, value.clone())]);
+                let mut out = b"prefix".to_vec();
+                let seen = |r: Result<()>| r.map_err(|e| (e.kind(), e.path().map(str::to_owned)));
+                let got = seen(encode_member_into(key, &value, &opts, &mut out));
+                let mut want = b"prefix".to_vec();
+                let expected = seen(encode_into(&whole, &opts, &mut want));
+                assert_eq!(got, expected, "{key:?} {value:?}");
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    String::from_utf8(want).unwrap(),
+                    "{key:?} {value:?}"
+                );
+            }
+        }
+    }
+}
