@@ -49,13 +49,27 @@ struct File {
 }
 
 impl File {
-    fn auto(&self) -> (usize, usize) {
+    /// The tokens of what auto writes.
+    fn auto_tokens(&self) -> usize {
         self.m
             .candidates
             .iter()
             .find(|c| c.form == Form::Auto)
-            .map_or((0, 0), |c| (c.bytes, c.tokens))
+            .map_or(0, |c| c.tokens)
     }
+}
+
+/// One row of the table: a name, bytes and tokens, and a note after them.
+fn row(out: &mut String, name: &str, bytes: usize, tokens: usize, note: &str) {
+    out.push_str(&format!("  {name:<16} {bytes:>10} {tokens:>10}{note}\n"));
+}
+
+/// The line under a `--schema` measurement: what elision plus auto saved.
+fn saving(out: &mut String, before: usize, after: usize, tokenizer: &str) {
+    out.push_str(&format!(
+        "  elided + auto: {} fewer {tokenizer} tokens than the compact JSON as given\n",
+        fewer(before, after)
+    ));
 }
 
 /// `part` as a percentage below `whole`, for the "fewer" column.
@@ -88,13 +102,14 @@ fn totals(results: &[File]) -> Vec<(Form, usize, usize)> {
 }
 
 fn as_table(results: &[File], tokenizer: &str) -> String {
+    const AS_GIVEN: &str = "json (as given)";
     let mut out = String::new();
     let head = format!("{:<16} {:>10} {:>10}", "form", "bytes", tokenizer);
     for f in results {
         let (name, m) = (&f.name, &f.m);
         out.push_str(&format!("{name}\n  {head}\n"));
         if let Some((b, t)) = f.before {
-            out.push_str(&format!("  {:<16} {b:>10} {t:>10}\n", "json (as given)"));
+            row(&mut out, AS_GIVEN, b, t, "");
         }
         for c in &m.candidates {
             let note = if c.form == Form::Auto {
@@ -102,36 +117,27 @@ fn as_table(results: &[File], tokenizer: &str) -> String {
             } else {
                 String::new()
             };
-            out.push_str(&format!(
-                "  {:<16} {:>10} {:>10}{note}\n",
-                c.form.name(),
-                c.bytes,
-                c.tokens
-            ));
+            row(&mut out, c.form.name(), c.bytes, c.tokens, &note);
         }
         if let Some((_, t)) = f.before {
-            let (_, after) = f.auto();
-            out.push_str(&format!(
-                "  elided + auto: {} fewer {tokenizer} tokens than the compact JSON as given\n",
-                fewer(t, after)
-            ));
+            saving(&mut out, t, f.auto_tokens(), tokenizer);
         }
     }
     if results.len() > 1 {
         out.push_str(&format!("total ({} files)\n  {head}\n", results.len()));
         let before = before_total(results);
         if let Some((b, t)) = before {
-            out.push_str(&format!("  {:<16} {b:>10} {t:>10}\n", "json (as given)"));
+            row(&mut out, AS_GIVEN, b, t, "");
         }
+        let mut auto = 0;
         for (form, b, t) in totals(results) {
-            out.push_str(&format!("  {:<16} {b:>10} {t:>10}\n", form.name()));
+            row(&mut out, form.name(), b, t, "");
+            if form == Form::Auto {
+                auto = t;
+            }
         }
         if let Some((_, t)) = before {
-            let after = results.iter().map(|f| f.auto().1).sum();
-            out.push_str(&format!(
-                "  elided + auto: {} fewer {tokenizer} tokens than the compact JSON as given\n",
-                fewer(t, after)
-            ));
+            saving(&mut out, t, auto, tokenizer);
         }
     }
     out
