@@ -22,7 +22,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use support::{Contestant, datasets};
+use support::Contestant;
 
 #[path = "support/mod.rs"]
 mod support;
@@ -74,9 +74,7 @@ fn main() {
 }
 
 fn bench_file(file: &str, runs: usize) -> Vec<String> {
-    let path = datasets().join("generated").join(file);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (set PITH_DATASETS)", path.display()));
+    let text = support::generated(file);
 
     let before = LIVE.load(Ordering::Relaxed);
     let value = pith::json::parse(&text).expect("dataset parses");

@@ -17,7 +17,7 @@
 
 use pith::select::{Form, Metric, Options};
 use pith::tokens::TokenizerKind;
-use support::{Contestant, datasets};
+use support::Contestant;
 
 #[path = "support/mod.rs"]
 mod support;
@@ -27,9 +27,7 @@ fn main() {
 }
 
 fn bench_file(file: &str, runs: usize) -> Vec<String> {
-    let path = datasets().join("generated").join(file);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (set PITH_DATASETS)", path.display()));
+    let text = support::generated(file);
     let value = pith::json::parse(&text).expect("dataset parses");
     let toon = pith::toon::EncodeOptions::default();
     let opts = |form, metric| Options {

@@ -28,11 +28,14 @@
 //!   `a.b: 2` in the same object; pith follows spec 3.3 §13.4, which forbids
 //!   that. The generated documents do not contain that case.
 
+#[path = "support/convert.rs"]
+mod convert;
 #[path = "support/datasets.rs"]
 mod datasets;
+use convert::{Members, to_pith_ordered};
 use datasets::datasets;
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
-use pith::{Map, Number, Value};
+use pith::{Number, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -516,31 +519,25 @@ fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// the order a JavaScript object enumerates them: array-index keys first,
 /// ascending, then the others in insertion order.
 fn to_pith_js_order(v: &serde_json::Value) -> Value {
-    match v {
-        serde_json::Value::Null => Value::Null,
-        serde_json::Value::Bool(b) => Value::Bool(*b),
-        serde_json::Value::Number(n) => {
-            Value::Number(Number::parse(&n.to_string()).expect("JSON number"))
-        }
-        serde_json::Value::String(s) => Value::String(s.clone()),
-        serde_json::Value::Array(a) => Value::Array(a.iter().map(to_pith_js_order).collect()),
-        serde_json::Value::Object(m) => {
-            let mut indexed: Vec<(u32, &String, &serde_json::Value)> = Vec::new();
-            let mut named = Vec::new();
-            for (k, v) in m {
-                match array_index(k) {
-                    Some(i) => indexed.push((i, k, v)),
-                    None => named.push((k, v)),
-                }
-            }
-            indexed.sort_by_key(|&(i, _, _)| i);
-            let mut out = Map::with_capacity(m.len());
-            for (k, v) in indexed.into_iter().map(|(_, k, v)| (k, v)).chain(named) {
-                out.insert(k.clone(), to_pith_js_order(v));
-            }
-            Value::Object(out)
+    to_pith_ordered(v, &js_order)
+}
+
+/// The members of `m` as a JavaScript object enumerates them.
+fn js_order(m: &JMap) -> Members<'_> {
+    let mut indexed: Vec<(u32, &String, &serde_json::Value)> = Vec::new();
+    let mut named = Vec::new();
+    for (k, v) in m {
+        match array_index(k) {
+            Some(i) => indexed.push((i, k, v)),
+            None => named.push((k, v)),
         }
     }
+    indexed.sort_by_key(|&(i, _, _)| i);
+    indexed
+        .into_iter()
+        .map(|(_, k, v)| (k, v))
+        .chain(named)
+        .collect()
 }
 
 /// The index when `k` is a canonical array index (`0` to `2^32 - 2`).

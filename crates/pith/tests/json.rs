@@ -7,6 +7,9 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+#[path = "support/gen.rs"]
+mod generate;
+
 /// Parses through every entry point, which must agree.
 fn parse_all(input: &[u8]) -> pith::Result<Value> {
     let bytes = json::parse_bytes(input);
@@ -590,19 +593,8 @@ fn arb_number() -> impl Strategy<Value = Number> {
             proptest::option::of(-1_000_000_000i64..=1_000_000_000)
         )
             .prop_map(|(neg, int, frac, exp)| {
-                let mut s = String::new();
-                if neg {
-                    s.push('-');
-                }
-                s.push_str(&int);
-                if let Some(f) = frac {
-                    s.push('.');
-                    s.push_str(&f);
-                }
-                if let Some(e) = exp {
-                    s.push_str(&format!("e{}", e.clamp(-999_999_000, 999_999_000)));
-                }
-                Number::parse(&s).unwrap()
+                let exp = exp.map(|e| e.clamp(-999_999_000, 999_999_000));
+                generate::literal(neg, &int, frac.as_deref(), exp)
             }),
     ]
 }
@@ -615,21 +607,13 @@ fn arb_string() -> impl Strategy<Value = String> {
 }
 
 fn arb_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        arb_number().prop_map(Value::Number),
-        arb_string().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(6, 96, 8, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
-            proptest::collection::vec((arb_string(), inner), 0..8).prop_map(|entries| {
-                // Map's FromIterator keeps one entry per key.
-                Value::Object(entries.into_iter().collect())
-            }),
-        ]
-    })
+    generate::nested(
+        generate::leaf(arb_number(), arb_string()),
+        arb_string,
+        6,
+        96,
+        8,
+    )
 }
 
 proptest! {

@@ -26,25 +26,15 @@ fn number() -> impl Strategy<Value = Number> {
             -400i64..400
         )
             .prop_map(|(neg, int, frac, exp)| {
-                let mut s = String::new();
-                if neg {
-                    s.push('-');
-                }
-                s.push_str(&int);
-                if let Some(f) = frac {
-                    s.push('.');
-                    s.push_str(&f);
-                }
-                s.push_str(&format!("e{exp}"));
-                Number::parse(&s).expect("generated literal")
+                generate::literal(neg, &int, frac.as_deref(), Some(exp))
             }),
     ]
 }
 
+/// Strings that look like other things, or need quotes.
 fn string() -> impl Strategy<Value = String> {
-    prop_oneof![
-        // Strings that look like other things, or need quotes.
-        prop::sample::select(vec![
+    generate::string_from(
+        vec![
             "",
             " ",
             "true",
@@ -84,21 +74,13 @@ fn string() -> impl Strategy<Value = String> {
             "🎉👩‍👩‍👧",
             "\u{feff}",
             "\u{2028}",
-        ])
-        .prop_map(String::from),
-        any::<String>(),
+        ],
         "[a-z_][a-z0-9_.]{0,8}",
-    ]
+    )
 }
 
 fn value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        number().prop_map(Value::Number),
-        string().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(6, 96, 8, |inner| {
+    generate::leaf(number(), string()).prop_recursive(6, 96, 8, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
             prop::collection::vec((string(), inner.clone()), 0..8).prop_map(object),

@@ -17,17 +17,8 @@ use generate::{number, object};
 
 /// Strings that look like something else: JSON text, list syntax, TOON.
 fn string() -> impl Strategy<Value = String> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "",
-            " ",
-            "a b",
-            "true",
-            "null",
-            "1",
-            "-2.5",
-            "05",
-            "\"",
+    generate::look_alike(
+        &[
             "\"q\"",
             "[1]",
             "{}",
@@ -53,11 +44,9 @@ fn string() -> impl Strategy<Value = String> {
             "dict",
             "rows",
             "items_encoding",
-        ])
-        .prop_map(String::from),
-        any::<String>(),
+        ],
         "[a-z]{1,6}",
-    ]
+    )
 }
 
 fn primitive() -> impl Strategy<Value = Value> {
@@ -65,12 +54,7 @@ fn primitive() -> impl Strategy<Value = Value> {
 }
 
 fn value() -> impl Strategy<Value = Value> {
-    primitive().prop_recursive(4, 32, 5, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((string(), inner), 0..5).prop_map(object),
-        ]
-    })
+    generate::nested(primitive(), string, 4, 32, 5)
 }
 
 /// Rows over a small pool of keys, so that columns repeat, are sparse, and

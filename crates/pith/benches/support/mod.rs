@@ -15,6 +15,13 @@ pub fn datasets() -> PathBuf {
     }
 }
 
+/// The text of the dataset `file` in the datasets' `generated` folder.
+pub fn generated(file: &str) -> String {
+    let path = datasets().join("generated").join(file);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set PITH_DATASETS)", path.display()))
+}
+
 /// The command line of a bench with targets: `--runs N` and `--check`.
 pub struct Args {
     /// How many timed runs each contestant gets.
