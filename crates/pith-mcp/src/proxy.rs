@@ -20,7 +20,9 @@ use std::ffi::{OsStr, OsString};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
+};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::{Instant, sleep_until, timeout};
 
@@ -195,18 +197,13 @@ where
     let mut reader = BufReader::with_capacity(BUF, client_in);
     let mut writer = BufWriter::with_capacity(BUF, child_in);
     let mut line = Vec::new();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
+    while next_line(&mut reader, &mut line).await {
         // Recorded before it is sent, so the answer always finds it.
         lock(&tracker).client_line(&line);
-        if writer.write_all(&line).await.is_err() {
-            return Upstream::ServerGone;
-        }
-        if reader.buffer().is_empty() && writer.flush().await.is_err() {
+        if send(&mut writer, &line, reader.buffer().is_empty())
+            .await
+            .is_err()
+        {
             return Upstream::ServerGone;
         }
         give_back(&mut line);
@@ -231,22 +228,17 @@ where
 {
     let mut reader = BufReader::with_capacity(BUF, child_out);
     let mut line = Vec::new();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
+    while next_line(&mut reader, &mut line).await {
         let action = lock(&tracker).server_line(&line);
         let rewritten = match action {
             Action::Forward => None,
             action => transform_off_thread(action, &line, &tracker, &options).await,
         };
         let bytes = rewritten.as_deref().unwrap_or(&line);
-        if writer.write_all(bytes).await.is_err() {
-            return false;
-        }
-        if reader.buffer().is_empty() && writer.flush().await.is_err() {
+        if send(writer, bytes, reader.buffer().is_empty())
+            .await
+            .is_err()
+        {
             return false;
         }
         give_back(&mut line);
@@ -456,6 +448,29 @@ fn error_response(raw_id: &[u8], message: &str) -> Vec<u8> {
     pith::json::write_str_into(message, &mut out);
     out.extend_from_slice(b"}}\n");
     out
+}
+
+/// Reads the next line into `line`, which it clears first; false once the
+/// input ends or fails.
+async fn next_line<R>(reader: &mut R, line: &mut Vec<u8>) -> bool
+where
+    R: AsyncBufRead + Unpin,
+{
+    line.clear();
+    matches!(reader.read_until(b'\n', line).await, Ok(n) if n > 0)
+}
+
+/// Writes `bytes`, flushing only when the input has nothing more waiting
+/// (`drained`), so a burst of lines costs one write.
+async fn send<W>(writer: &mut W, bytes: &[u8], drained: bool) -> std::io::Result<()>
+where
+    W: AsyncWrite + Unpin,
+{
+    writer.write_all(bytes).await?;
+    if drained {
+        writer.flush().await?;
+    }
+    Ok(())
 }
 
 fn give_back(line: &mut Vec<u8>) {

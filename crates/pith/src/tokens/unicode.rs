@@ -60,7 +60,7 @@ impl Class {
         matches!(self, Class::Other | Class::Mark)
     }
 
-    fn from_bits(bits: u32) -> Class {
+    const fn from_bits(bits: u32) -> Class {
         match bits {
             1 => Class::Lower,
             2 => Class::Upper,
@@ -109,15 +109,7 @@ const ASCII: [Class; 128] = {
         } else {
             128
         };
-        let class = match BOUNDS[i] & 7 {
-            1 => Class::Lower,
-            2 => Class::Upper,
-            3 => Class::Caseless,
-            4 => Class::Mark,
-            5 => Class::Number,
-            6 => Class::Space,
-            _ => Class::Other,
-        };
+        let class = Class::from_bits(BOUNDS[i] & 7);
         let mut c = start;
         while c < end && c < 128 {
             table[c as usize] = class;

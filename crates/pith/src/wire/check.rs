@@ -251,6 +251,12 @@ struct Checker<'s> {
     probes: HashMap<(usize, usize), bool>,
 }
 
+/// Where an entry sits in its record or array.
+enum At<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
 impl<'s> Checker<'s> {
     fn new(schema: &'s Schema, unknown: UnknownKeys, max_depth: usize) -> Self {
         Checker {
@@ -285,7 +291,7 @@ impl<'s> Checker<'s> {
         label: Option<&str>,
         v: &Value,
         path: &mut Path,
-        mut out: Option<&mut Vec<Violation>>,
+        out: Option<&mut Vec<Violation>>,
     ) -> bool {
         if self.frames >= self.limit {
             if let Some(out) = out {
@@ -298,12 +304,26 @@ impl<'s> Checker<'s> {
             return false;
         }
         self.frames += 1;
+        let ok = self.step(ty, label, v, path, out);
+        self.frames -= 1;
+        ok
+    }
+
+    /// One level of [`walk`](Self::walk): a value of the wrong kind is
+    /// recorded here; containers and unions that fit record what is wrong
+    /// inside them instead.
+    fn step(
+        &mut self,
+        ty: &Type,
+        label: Option<&str>,
+        v: &Value,
+        path: &mut Path,
+        out: Option<&mut Vec<Violation>>,
+    ) -> bool {
         let ok = match ty {
             Type::Ref(name) => {
                 let target = self.schema.resolve(name);
-                let ok = self.walk(target, Some(name), v, path, out.as_deref_mut());
-                self.frames -= 1;
-                return ok;
+                return self.walk(target, Some(name), v, path, out);
             }
             Type::String => v.as_str().is_some(),
             Type::Number => v.as_number().is_some(),
@@ -315,51 +335,24 @@ impl<'s> Checker<'s> {
             Type::Literal(s) => v.as_str() == Some(s.as_str()),
             Type::Record(Some(t)) => match v {
                 Value::Object(m) => {
-                    let mut all = true;
-                    for (k, x) in m.iter() {
-                        path.push_key(k);
-                        all &= self.walk(t, None, x, path, out.as_deref_mut());
-                        path.pop();
-                        if !all && out.is_none() {
-                            break;
-                        }
-                    }
-                    self.frames -= 1;
-                    return all;
+                    let entries = m.iter().map(|(k, x)| (At::Key(k), x));
+                    return self.every(t, entries, path, out);
                 }
                 _ => false,
             },
             Type::Array(t) => match v {
                 Value::Array(items) => {
-                    let mut all = true;
-                    for (i, x) in items.iter().enumerate() {
-                        path.push_index(i);
-                        all &= self.walk(t, None, x, path, out.as_deref_mut());
-                        path.pop();
-                        if !all && out.is_none() {
-                            break;
-                        }
-                    }
-                    self.frames -= 1;
-                    return all;
+                    let entries = items.iter().enumerate().map(|(i, x)| (At::Index(i), x));
+                    return self.every(t, entries, path, out);
                 }
                 _ => false,
             },
             Type::Object(o) => match v {
-                Value::Object(_) => {
-                    let ok = self.object(o, label, v, path, out);
-                    self.frames -= 1;
-                    return ok;
-                }
+                Value::Object(_) => return self.object(o, label, v, path, out),
                 _ => false,
             },
-            Type::Union(members) => {
-                let ok = self.union(members, label, v, path, out);
-                self.frames -= 1;
-                return ok;
-            }
+            Type::Union(members) => return self.union(members, label, v, path, out),
         };
-        self.frames -= 1;
         if !ok && let Some(out) = out {
             out.push(Violation {
                 path: path.render(),
@@ -368,6 +361,30 @@ impl<'s> Checker<'s> {
             });
         }
         ok
+    }
+
+    /// Whether every entry of a record or array matches `t`; with `out`,
+    /// checks them all so that each violation is recorded.
+    fn every<'v>(
+        &mut self,
+        t: &Type,
+        entries: impl Iterator<Item = (At<'v>, &'v Value)>,
+        path: &mut Path,
+        mut out: Option<&mut Vec<Violation>>,
+    ) -> bool {
+        let mut all = true;
+        for (at, x) in entries {
+            match at {
+                At::Key(k) => path.push_key(k),
+                At::Index(i) => path.push_index(i),
+            }
+            all &= self.walk(t, None, x, path, out.as_deref_mut());
+            path.pop();
+            if !all && out.is_none() {
+                break;
+            }
+        }
+        all
     }
 
     fn object(

@@ -63,12 +63,10 @@ pub fn fill(schema: &Schema, type_name: &str, value: Value) -> Result<Value> {
 pub fn elide(schema: &Schema, type_name: &str, value: Value) -> Result<Value> {
     let ty = validated(schema, type_name, &value)?;
     let full = Filler::new(schema, &StoredDefaults).fill(ty, value)?;
-    Elider {
-        schema,
-        frames: 0,
-        limit: frame_limit(DEFAULT_MAX_DEPTH),
-    }
-    .elide(ty, full)
+    let mut elider = Elider {
+        trail: Trail::new(schema),
+    };
+    walk(&mut elider, ty, full)
 }
 
 /// Where [`Filler`] gets the filled default of a field.
@@ -123,70 +121,41 @@ fn validated<'s>(schema: &'s Schema, type_name: &str, value: &Value) -> Result<&
 
 /// The fill walk over a value known to match its type.
 pub(crate) struct Filler<'s> {
-    schema: &'s Schema,
+    trail: Trail<'s>,
     defaults: &'s dyn DefaultSource,
-    frames: usize,
-    limit: usize,
 }
 
 impl<'s> Filler<'s> {
     pub(crate) fn new(schema: &'s Schema, defaults: &'s dyn DefaultSource) -> Self {
         Filler {
-            schema,
+            trail: Trail::new(schema),
             defaults,
-            frames: 0,
-            limit: frame_limit(DEFAULT_MAX_DEPTH),
         }
     }
 
     pub(crate) fn fill(&mut self, ty: &Type, v: Value) -> Result<Value> {
-        if self.frames >= self.limit {
-            return Err(chain_too_long(self.limit));
-        }
-        self.frames += 1;
-        let out = self.fill_inner(ty, v);
-        self.frames -= 1;
-        out
+        walk(self, ty, v)
+    }
+}
+
+impl<'s> Walk<'s> for Filler<'s> {
+    fn trail(&mut self) -> &mut Trail<'s> {
+        &mut self.trail
     }
 
-    fn fill_inner(&mut self, ty: &Type, v: Value) -> Result<Value> {
-        Ok(match (ty, v) {
-            (Type::Ref(name), v) => {
-                let target = self.schema.resolve(name);
-                self.fill(target, v)?
-            }
-            (Type::Object(o), Value::Object(m)) => Value::Object(self.fill_object(o, m)?),
-            (Type::Array(t), Value::Array(items)) => Value::Array(
-                items
-                    .into_iter()
-                    .map(|x| self.fill(t, x))
-                    .collect::<Result<_>>()?,
-            ),
-            (Type::Record(Some(t)), Value::Object(m)) => {
-                let mut out = Map::with_capacity(m.len());
-                for (k, x) in m {
-                    out.push_unique(k, self.fill(t, x)?);
-                }
-                Value::Object(out)
-            }
-            (Type::Union(members), v) => self.fill_union(members, v)?,
-            (_, v) => v,
-        })
-    }
-
-    fn fill_union(&mut self, members: &[Type], v: Value) -> Result<Value> {
-        let Some(b) = select(self.schema, members, &v) else {
+    fn union(&mut self, members: &[Type], v: Value) -> Result<Value> {
+        let Some(b) = select(self.trail.schema, members, &v) else {
             return Ok(v);
         };
         let filled = self.fill(&members[b], v.clone())?;
-        Ok(if select(self.schema, members, &filled) == Some(b) {
+        Ok(if select(self.trail.schema, members, &filled) == Some(b) {
             filled
         } else {
             v
         })
     }
 
-    fn fill_object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
+    fn object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
         let mut entries: Vec<(String, Value)> = Vec::with_capacity(o.fields.len().max(m.len()));
         let mut order: Vec<Option<usize>> = Vec::with_capacity(entries.capacity());
         for (k, x) in m {
@@ -248,67 +217,35 @@ fn restores(order: &[Option<usize>], gone: &[usize]) -> bool {
 
 /// The elide walk over a complete value (one that fill leaves unchanged).
 struct Elider<'s> {
-    schema: &'s Schema,
-    frames: usize,
-    limit: usize,
+    trail: Trail<'s>,
 }
 
-impl Elider<'_> {
-    fn elide(&mut self, ty: &Type, v: Value) -> Result<Value> {
-        if self.frames >= self.limit {
-            return Err(chain_too_long(self.limit));
+impl<'s> Walk<'s> for Elider<'s> {
+    fn trail(&mut self) -> &mut Trail<'s> {
+        &mut self.trail
+    }
+
+    fn union(&mut self, members: &[Type], v: Value) -> Result<Value> {
+        let Some(b) = select(self.trail.schema, members, &v) else {
+            return Ok(v);
+        };
+        let elided = walk(self, &members[b], v.clone())?;
+        if elided == v {
+            return Ok(v);
         }
-        self.frames += 1;
-        let out = self.elide_inner(ty, v);
-        self.frames -= 1;
-        out
+        // Filling `elided` as member `b` gives `v` back (the walk below
+        // a union keeps that promise), so what remains to check is that
+        // fill picks `b` again. When filling could move a value between
+        // members, fill itself is the check.
+        let kept = if members_exclusive(self.trail.schema, members) {
+            select(self.trail.schema, members, &elided) == Some(b)
+        } else {
+            Filler::new(self.trail.schema, &StoredDefaults).union(members, elided.clone())? == v
+        };
+        Ok(if kept { elided } else { v })
     }
 
-    fn elide_inner(&mut self, ty: &Type, v: Value) -> Result<Value> {
-        Ok(match (ty, v) {
-            (Type::Ref(name), v) => {
-                let target = self.schema.resolve(name);
-                self.elide(target, v)?
-            }
-            (Type::Object(o), Value::Object(m)) => Value::Object(self.elide_object(o, m)?),
-            (Type::Array(t), Value::Array(items)) => Value::Array(
-                items
-                    .into_iter()
-                    .map(|x| self.elide(t, x))
-                    .collect::<Result<_>>()?,
-            ),
-            (Type::Record(Some(t)), Value::Object(m)) => {
-                let mut out = Map::with_capacity(m.len());
-                for (k, x) in m {
-                    out.push_unique(k, self.elide(t, x)?);
-                }
-                Value::Object(out)
-            }
-            (Type::Union(members), v) => {
-                let Some(b) = select(self.schema, members, &v) else {
-                    return Ok(v);
-                };
-                let elided = self.elide(&members[b], v.clone())?;
-                if elided == v {
-                    return Ok(v);
-                }
-                // Filling `elided` as member `b` gives `v` back (the walk below
-                // a union keeps that promise), so what remains to check is that
-                // fill picks `b` again. When filling could move a value between
-                // members, fill itself is the check.
-                let kept = if members_exclusive(self.schema, members) {
-                    select(self.schema, members, &elided) == Some(b)
-                } else {
-                    Filler::new(self.schema, &StoredDefaults).fill_union(members, elided.clone())?
-                        == v
-                };
-                if kept { elided } else { v }
-            }
-            (_, v) => v,
-        })
-    }
-
-    fn elide_object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
+    fn object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
         let order: Vec<Option<usize>> = m.keys().map(|k| declared_index(o, k)).collect();
         let candidates: Vec<usize> = m
             .iter()
@@ -337,12 +274,76 @@ impl Elider<'_> {
         for ((k, x), d) in m.into_iter().zip(order) {
             match d {
                 Some(d) if gone.contains(&d) => {}
-                Some(d) => out.push_unique(k, self.elide(&o.fields[d].ty, x)?),
+                Some(d) => out.push_unique(k, walk(self, &o.fields[d].ty, x)?),
                 None => out.push_unique(k, x),
             }
         }
         Ok(out)
     }
+}
+
+/// A walk that rebuilds a value along its type. References, arrays and
+/// records only pass their elements down, the same for every walk; what
+/// happens at objects and unions is each walk's own.
+trait Walk<'s> {
+    fn trail(&mut self) -> &mut Trail<'s>;
+    fn object(&mut self, o: &ObjectType, m: Map) -> Result<Map>;
+    fn union(&mut self, members: &[Type], v: Value) -> Result<Value>;
+}
+
+/// The schema a walk reads and the steps it has taken through the types to
+/// the current value, bounded so that a chain of references cannot recurse
+/// without end.
+struct Trail<'s> {
+    schema: &'s Schema,
+    taken: usize,
+    limit: usize,
+}
+
+impl<'s> Trail<'s> {
+    fn new(schema: &'s Schema) -> Trail<'s> {
+        Trail {
+            schema,
+            taken: 0,
+            limit: frame_limit(DEFAULT_MAX_DEPTH),
+        }
+    }
+}
+
+fn walk<'s>(w: &mut impl Walk<'s>, ty: &Type, v: Value) -> Result<Value> {
+    let trail = w.trail();
+    if trail.taken >= trail.limit {
+        return Err(chain_too_long(trail.limit));
+    }
+    trail.taken += 1;
+    let out = walk_inner(w, ty, v);
+    w.trail().taken -= 1;
+    out
+}
+
+fn walk_inner<'s>(w: &mut impl Walk<'s>, ty: &Type, v: Value) -> Result<Value> {
+    Ok(match (ty, v) {
+        (Type::Ref(name), v) => {
+            let target = w.trail().schema.resolve(name);
+            walk(w, target, v)?
+        }
+        (Type::Object(o), Value::Object(m)) => Value::Object(w.object(o, m)?),
+        (Type::Array(t), Value::Array(items)) => Value::Array(
+            items
+                .into_iter()
+                .map(|x| walk(w, t, x))
+                .collect::<Result<_>>()?,
+        ),
+        (Type::Record(Some(t)), Value::Object(m)) => {
+            let mut out = Map::with_capacity(m.len());
+            for (k, x) in m {
+                out.push_unique(k, walk(w, t, x)?);
+            }
+            Value::Object(out)
+        }
+        (Type::Union(members), v) => w.union(members, v)?,
+        (_, v) => v,
+    })
 }
 
 /// The error of a walk that took more than `limit` steps through the types.

@@ -427,21 +427,23 @@ fn parse_lowered(items: &[Value], path: &mut Path, known: &dyn Fn(&str) -> bool)
     path.pop();
     path.push_index(2);
     if op == "@" {
-        let Some(text) = arg.as_str() else {
-            return Err(schema_err(
-                path,
-                format!(
-                    "expected the doc text as a string, found {}",
-                    arg.type_name()
-                ),
-            ));
-        };
-        set_once(&mut parsed.doc, text.to_owned(), path, "doc")?;
+        set_once(&mut parsed.doc, doc_text(arg, path)?, path, "doc")?;
     } else {
         set_once(&mut parsed.default, arg.clone(), path, "absentAs")?;
     }
     path.pop();
     Ok(parsed)
+}
+
+/// The text of a `$doc` or `@` doc annotation.
+fn doc_text(v: &Value, path: &Path) -> Result<String> {
+    match v.as_str() {
+        Some(text) => Ok(text.to_owned()),
+        None => Err(schema_err(
+            path,
+            format!("expected the doc text as a string, found {}", v.type_name()),
+        )),
+    }
 }
 
 fn parse_wrapper(m: &Map, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Result<Parsed> {
@@ -461,16 +463,7 @@ fn parse_wrapper(m: &Map, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Resu
     path.pop();
     if let Some(doc) = m.get(DOC_KEY) {
         path.push_key(DOC_KEY);
-        let Some(text) = doc.as_str() else {
-            return Err(schema_err(
-                path,
-                format!(
-                    "expected the doc text as a string, found {}",
-                    doc.type_name()
-                ),
-            ));
-        };
-        set_once(&mut parsed.doc, text.to_owned(), path, "doc")?;
+        set_once(&mut parsed.doc, doc_text(doc, path)?, path, "doc")?;
         path.pop();
     }
     if let Some(default) = m.get(ABSENT_AS_KEY) {

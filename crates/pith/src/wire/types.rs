@@ -314,6 +314,28 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Skips blanks and takes the identifier `word`; `role` says where it
+    /// belongs, for the error.
+    fn expect_word(&mut self, word: &str, role: &str) -> Result<()> {
+        self.skip_ws();
+        let at = self.pos;
+        let found = self.ident_at(at);
+        if found != word {
+            let found = if found.is_empty() {
+                self.describe_here()
+            } else {
+                format!("`{found}`")
+            };
+            return Err(self.err(
+                ErrorKind::Syntax,
+                at,
+                format!("expected `{word}` {role}, found {found}"),
+            ));
+        }
+        self.pos += word.len();
+        Ok(())
+    }
+
     fn ident_at(&self, start: usize) -> &'a str {
         let src: &'a str = self.src;
         let rest = &src[start..];
@@ -415,44 +437,14 @@ impl<'a> Parser<'a> {
                 if !self.eat('.') {
                     return Ok((Type::Number, 0));
                 }
-                self.skip_ws();
-                let at = self.pos;
-                let refinement = self.ident_at(at);
-                if refinement != "integer" {
-                    let found = if refinement.is_empty() {
-                        self.describe_here()
-                    } else {
-                        format!("`{refinement}`")
-                    };
-                    return Err(self.err(
-                        ErrorKind::Syntax,
-                        at,
-                        format!("expected `integer` after `number.`, found {found}"),
-                    ));
-                }
-                self.pos += refinement.len();
+                self.expect_word("integer", "after `number.`")?;
                 Type::Integer
             }
             "Record" => {
                 if !self.eat('<') {
                     return Ok((Type::Record(None), 0));
                 }
-                self.skip_ws();
-                let at = self.pos;
-                let key = self.ident_at(at);
-                if key != "string" {
-                    let found = if key.is_empty() {
-                        self.describe_here()
-                    } else {
-                        format!("`{key}`")
-                    };
-                    return Err(self.err(
-                        ErrorKind::Syntax,
-                        at,
-                        format!("expected `string` as the key type of `Record`, found {found}"),
-                    ));
-                }
-                self.pos += key.len();
+                self.expect_word("string", "as the key type of `Record`")?;
                 self.expect(',', "after the key type of `Record`")?;
                 let (value, d) = self.union()?;
                 self.expect('>', "to close `Record<`")?;
