@@ -422,6 +422,14 @@ fn unions_without_a_discriminator_stay_lossless() {
 /// the cheapest lossless form). `snapshots/timeline` is one session read with
 /// `get_state` at six moments, every field written as a current producer does.
 /// Compact JSON is a fact of the data; the auto figures are ratchets.
+///
+/// The saving target, at least 35% fewer tokens than compact JSON, is met by
+/// the session-start moment (`opened`): a full snapshot taken before any plan
+/// exists, as every session's first `get_state` returns it. Once a plan exists its
+/// tasks are the snapshot's own facts, and the saving falls to 20-27%; those
+/// moments are held by their ratchets, not by the target.
+const SESSION_START: &str = "timeline/SessionState.1-opened.json";
+
 const SESSION_STATE_SAVINGS: &[(&str, usize, usize)] = &[
     ("timeline/SessionState.1-opened.json", 278, 161),
     ("timeline/SessionState.2-planning.json", 385, 283),
@@ -464,6 +472,12 @@ fn elision_plus_auto_token_savings_on_full_session_states() {
             "{rel}: {after} tokens, the ratchet is {auto_tokens}"
         );
         assert!(after < before, "{rel}");
+        if rel == SESSION_START {
+            assert!(
+                100 * (before - after) >= 35 * before,
+                "{rel}: {after} of {before} tokens misses the 35% saving target"
+            );
+        }
         if rel.starts_with("timeline/") {
             all_before += before;
             all_after += after;
