@@ -179,7 +179,9 @@ pub struct EncodeArgs {
     /// Delimiter of inline arrays and table rows (TOON).
     #[arg(long, value_enum, default_value_t = DelimiterArg::Comma)]
     pub delimiter: DelimiterArg,
-    /// Fold chains of single-key objects into dotted keys (toon3 only).
+    /// Fold chains of single-key objects into dotted keys (toon3 only; read
+    /// back with `decode --format toon3 --expand-paths safe`, and literal
+    /// dotted keys are quoted so that expansion leaves them whole).
     #[arg(long, value_enum, default_value_t = OnOff::Off)]
     pub key_folding: OnOff,
     /// Most segments a folded key may have (toon3 with --key-folding safe).

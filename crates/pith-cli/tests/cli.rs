@@ -84,6 +84,18 @@ fn encode_options_change_the_text() {
         "a.b.c: 1",
     );
     assert_eq!(stdout(&o), r#"{"a":{"b":{"c":1}}}"#);
+    // A literal dotted key is quoted while folding, so expansion keeps it.
+    let input = r#"{"build":{"env":"ci"},"cache.dir":".cache"}"#;
+    let o = pith(
+        &["encode", "--format", "toon3", "--key-folding", "safe"],
+        input,
+    );
+    assert_eq!(stdout(&o), "build.env: ci\n\"cache.dir\": .cache");
+    let o = pith(
+        &["decode", "--format", "toon3", "--expand-paths", "safe"],
+        &stdout(&o),
+    );
+    assert_eq!(stdout(&o), input);
 }
 
 #[test]

@@ -25,7 +25,7 @@ mod table;
 
 use self::quote::{Quoting, write_key, write_quoted};
 use self::table::{Group, Tables, cell};
-use super::fold::{Collisions, try_fold};
+use super::fold::{Collisions, is_path, try_fold};
 use super::{Delimiter, EncodeOptions, KeyFolding, Spec};
 use crate::{Error, ErrorKind, Map, Result, Value};
 use std::io::Write;
@@ -110,6 +110,23 @@ pub(crate) fn encode_member_into(
     let mut m = Map::with_capacity(1);
     m.push_unique(key.to_owned(), value.clone());
     encode_into(&Value::Object(m), opts, out)
+}
+
+/// The key an array or a table is written under.
+#[derive(Clone, Copy)]
+enum Key<'k> {
+    /// None: the value is the root.
+    Root,
+    /// A key of the value.
+    Literal(&'k str),
+    /// A folded key, `a.b.c`, there for path expansion to split.
+    Folded(&'k str),
+}
+
+impl Key<'_> {
+    fn is_root(self) -> bool {
+        matches!(self, Key::Root)
+    }
 }
 
 /// A line break and the indentation of most lines.
@@ -262,11 +279,11 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         match root {
             Value::Array(a) => {
                 self.enter(1)?;
-                self.array(None, a, 0, 1)
+                self.array(Key::Root, a, 0, 1)
             }
             Value::Object(m) => {
                 self.enter(1)?;
-                if self.keyed_candidate(m) && self.table(None, false, Rows::Keyed(m), 0, 2)? {
+                if self.keyed_candidate(m) && self.table(Key::Root, false, Rows::Keyed(m), 0, 2)? {
                     return Ok(());
                 }
                 let dotted = self.fold && m.keys().any(|k| k.contains('.'));
@@ -320,7 +337,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         match v {
             Value::Array(a) => {
                 self.enter(level)?;
-                self.array(Some(k), a, depth, level)
+                self.array(Key::Literal(k), a, depth, level)
             }
             Value::Object(o) => {
                 if self.fold && self.folded(k, v, depth, level, siblings, scope)? {
@@ -328,12 +345,12 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
                 }
                 self.enter(level)?;
                 if self.keyed_candidate(o)
-                    && self.table(Some(k), false, Rows::Keyed(o), depth, level + 1)?
+                    && self.table(Key::Literal(k), false, Rows::Keyed(o), depth, level + 1)?
                 {
                     return Ok(());
                 }
                 self.line(depth)?;
-                write_key(self.out, k);
+                self.key(k);
                 self.out.push(b':');
                 if o.is_empty() {
                     return Ok(());
@@ -353,7 +370,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
             }
             primitive => {
                 self.line(depth)?;
-                write_key(self.out, k);
+                self.key(k);
                 self.out.extend_from_slice(b": ");
                 self.q.primitive(self.out, primitive);
                 Ok(())
@@ -381,7 +398,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         match fold.leaf {
             Value::Array(a) => {
                 self.enter(fold.leaf_level)?;
-                self.array(Some(&fold.key), a, depth, fold.leaf_level)?;
+                self.array(Key::Folded(&fold.key), a, depth, fold.leaf_level)?;
             }
             Value::Object(o) => {
                 self.enter(fold.leaf_level)?;
@@ -416,39 +433,28 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
     }
 
     /// An array under `key` (or at the root), itself at nesting `level`.
-    fn array(
-        &mut self,
-        key: Option<&str>,
-        a: &'a [Value],
-        depth: usize,
-        level: usize,
-    ) -> Result<()> {
+    fn array(&mut self, key: Key<'_>, a: &'a [Value], depth: usize, level: usize) -> Result<()> {
         if a.is_empty() {
             self.line(depth)?;
-            match key {
-                Some(k) => {
-                    write_key(self.out, k);
-                    self.out.extend_from_slice(b": []");
-                }
-                None => self.out.extend_from_slice(b"[]"),
+            if key.is_root() {
+                self.out.extend_from_slice(b"[]");
+            } else {
+                self.name(key);
+                self.out.extend_from_slice(b": []");
             }
             return Ok(());
         }
         let (primitives, objects) = kinds(a);
         if primitives {
             self.line(depth)?;
-            if let Some(k) = key {
-                write_key(self.out, k);
-            }
+            self.name(key);
             return self.inline(a);
         }
         if objects && self.table(key, false, Rows::Array(a), depth, level + 1)? {
             return Ok(());
         }
         self.line(depth)?;
-        if let Some(k) = key {
-            write_key(self.out, k);
-        }
+        self.name(key);
         self.header(a.len(), false, None);
         self.items(a, depth + 1, level + 1)
     }
@@ -519,13 +525,13 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         match v {
             Value::Array(a) if !a.is_empty() && kinds(a).1 => {
                 self.enter(level + 1)?;
-                if self.table(Some(k), true, Rows::Array(a), depth, level + 2)? {
+                if self.table(Key::Literal(k), true, Rows::Array(a), depth, level + 2)? {
                     return self.fields(o, depth + 1, level, true, scope);
                 }
             }
             Value::Object(inner) if self.keyed_candidate(inner) => {
                 self.enter(level + 1)?;
-                if self.table(Some(k), true, Rows::Keyed(inner), depth, level + 2)? {
+                if self.table(Key::Literal(k), true, Rows::Keyed(inner), depth, level + 2)? {
                     return self.fields(o, depth + 1, level, true, scope);
                 }
             }
@@ -536,7 +542,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
                 self.enter(level + 1)?;
                 self.line(depth)?;
                 self.out.extend_from_slice(b"- ");
-                write_key(self.out, k);
+                self.key(k);
                 if a.is_empty() {
                     self.out.extend_from_slice(b": []");
                 } else if kinds(a).0 {
@@ -550,14 +556,14 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
                 self.enter(level + 1)?;
                 self.line(depth)?;
                 self.out.extend_from_slice(b"- ");
-                write_key(self.out, k);
+                self.key(k);
                 self.out.push(b':');
                 self.fields(inner, depth + 2, level + 1, false, scope)?;
             }
             primitive => {
                 self.line(depth)?;
                 self.out.extend_from_slice(b"- ");
-                write_key(self.out, k);
+                self.key(k);
                 self.out.extend_from_slice(b": ");
                 self.q.primitive(self.out, primitive);
             }
@@ -582,7 +588,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
     /// `false`, having written nothing, when the rows do not form a table.
     fn table(
         &mut self,
-        key: Option<&str>,
+        key: Key<'_>,
         hyphen: bool,
         rows: Rows<'a>,
         depth: usize,
@@ -627,7 +633,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
                 Rows::Keyed(m) => {
                     for (k, v) in m {
                         self.line(rows_depth)?;
-                        write_key(self.out, k);
+                        self.key(k);
                         self.out.extend_from_slice(b": ");
                         self.row(v.as_object(), g, aligned, &mut true);
                     }
@@ -640,7 +646,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
 
     fn table_header(
         &mut self,
-        key: Option<&str>,
+        key: Key<'_>,
         hyphen: bool,
         rows: Rows<'a>,
         g: Group,
@@ -650,9 +656,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         if hyphen {
             self.out.extend_from_slice(b"- ");
         }
-        if let Some(k) = key {
-            write_key(self.out, k);
-        }
+        self.name(key);
         self.header(rows.len(), matches!(rows, Rows::Keyed(_)), Some(g));
         Ok(())
     }
@@ -675,7 +679,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
             Rows::Keyed(m) => {
                 for (k, v) in m {
                     self.line(depth)?;
-                    write_key(self.out, k);
+                    self.key(k);
                     self.out.extend_from_slice(b": ");
                     let Value::Object(o) = v else {
                         return Ok(false);
@@ -744,6 +748,28 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
         true
     }
 
+    /// Appends a literal key: bare where §7.3 allows, and quoted while
+    /// folding when path expansion would split it (`"a.b"`), so that it
+    /// reads back as the one key it is. Folded keys are written directly.
+    #[inline]
+    fn key(&mut self, k: &str) {
+        if self.fold && is_path(k) {
+            write_quoted(self.out, k);
+        } else {
+            write_key(self.out, k);
+        }
+    }
+
+    /// Appends the key an array or table is written under, if any.
+    #[inline]
+    fn name(&mut self, key: Key<'_>) {
+        match key {
+            Key::Root => {}
+            Key::Literal(k) => self.key(k),
+            Key::Folded(k) => write_key(self.out, k),
+        }
+    }
+
     /// `[N]:`, `[N:]`, with the delimiter when it is not a comma, and the
     /// field list when given.
     fn header(&mut self, n: usize, keyed: bool, fields: Option<Group>) {
@@ -771,7 +797,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
             if i > g.start {
                 self.out.push(self.delimiter);
             }
-            write_key(self.out, f.name);
+            self.key(f.name);
             if let Some(kids) = f.kids {
                 self.out.push(b'{');
                 self.field_names(kids);

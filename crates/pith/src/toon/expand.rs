@@ -18,6 +18,7 @@
 
 use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, KeyMeta, SMALL};
+use crate::toon::fold::is_path;
 use crate::{ErrorKind, Map, Value};
 
 /// Expands the entries of one object at value depth `depth` (the root is 1).
@@ -38,7 +39,7 @@ pub(in crate::toon) fn expand_object(
     let cx = Cx { strict };
     let mut root = Obj::with_capacity(entries.len());
     for ((key, value), m) in entries.into_iter().zip(meta) {
-        if !m.quoted && key.contains('.') && key.split('.').all(is_identifier) {
+        if !m.quoted && is_path(&key) {
             let segments: Vec<&str> = key.split('.').collect();
             let below = if value.is_primitive() {
                 0
@@ -67,14 +68,6 @@ pub(in crate::toon) fn expand_object(
         }
     }
     Ok(root.into_map())
-}
-
-/// Whether `s` is an identifier segment.
-fn is_identifier(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
-        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 /// An object being expanded into.
@@ -241,16 +234,6 @@ mod tests {
                 at: i,
             })
             .collect()
-    }
-
-    #[test]
-    fn identifiers_are_ascii_words() {
-        assert!(is_identifier("a_1"));
-        assert!(is_identifier("_"));
-        assert!(!is_identifier("1a"));
-        assert!(!is_identifier(""));
-        assert!(!is_identifier("a-b"));
-        assert!(!is_identifier("é"));
     }
 
     #[test]

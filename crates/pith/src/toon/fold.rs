@@ -6,6 +6,11 @@
 //! (`^[A-Za-z_][A-Za-z0-9_]*$`, no dots) and the folded key collides with no
 //! sibling key and no dotted key of the root object.
 //!
+//! A literal key that expansion would split (`{"a.b": 1}`) is written
+//! quoted while folding (`"a.b": 1`): quoted keys are never expanded, so the
+//! value reads back as it was. 2.3.1 writes such a key bare, which path
+//! expansion then splits or reports as a conflict.
+//!
 //! Siblings include the first field of a list-item object, which
 //! `@toon-format/toon` 2.3.1 leaves out of its check (it can write `- a.b: 1`
 //! and then a folded `a.b: 2` in the same object, which no reader takes back).
@@ -114,6 +119,12 @@ pub(crate) fn try_fold<'a>(
     })
 }
 
+/// Whether path expansion splits `key` when it is written bare: a dotted
+/// key whose every segment is an [identifier](is_identifier), `a.b.c`.
+pub(crate) fn is_path(key: &str) -> bool {
+    key.contains('.') && key.split('.').all(is_identifier)
+}
+
 /// `^[A-Za-z_][A-Za-z0-9_]*$`: a segment that folding and expansion accept.
 pub(crate) fn is_identifier(s: &str) -> bool {
     match s.as_bytes().split_first() {
@@ -131,6 +142,24 @@ mod tests {
 
     fn obj(entries: &[(&str, Value)]) -> Value {
         Value::Object(entries.iter().cloned().collect())
+    }
+
+    #[test]
+    fn identifiers_are_ascii_words_and_paths_join_them() {
+        assert!(is_identifier("a_1"));
+        assert!(is_identifier("_"));
+        assert!(!is_identifier("1a"));
+        assert!(!is_identifier(""));
+        assert!(!is_identifier("a-b"));
+        assert!(!is_identifier("é"));
+        assert!(is_path("a.b"));
+        assert!(is_path("_x.y_1.z"));
+        assert!(!is_path("ab"));
+        assert!(!is_path("a..b"));
+        assert!(!is_path("a.1b"));
+        assert!(!is_path(".a"));
+        assert!(!is_path("a."));
+        assert!(!is_path("a.b-c"));
     }
 
     #[test]

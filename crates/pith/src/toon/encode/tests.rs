@@ -264,7 +264,7 @@ fn folding_in_list_items_avoids_the_first_key_too() {
     };
     assert_eq!(
         encode(&arr(vec![item]), &opts).unwrap(),
-        "[1]:\n  - a.b: 1\n    a:\n      b: 2\n    c.d: 3"
+        "[1]:\n  - \"a.b\": 1\n    a:\n      b: 2\n    c.d: 3"
     );
 }
 
@@ -287,7 +287,53 @@ fn folding_avoids_dotted_root_keys_along_the_path() {
     };
     assert_eq!(
         encode(&doc, &opts).unwrap(),
-        "x:\n  y: 1\n  a:\n    b: 2\n  c.d: 3\nx.a.b: 4"
+        "x:\n  y: 1\n  a:\n    b: 2\n  c.d: 3\n\"x.a.b\": 4"
+    );
+}
+
+/// Spec 3.3 path expansion splits every bare dotted key of identifiers, so
+/// while folding a literal one is written quoted wherever a key is written:
+/// member, list item, table field, empty and inline arrays. Without folding
+/// nothing is expanded and such keys stay bare, as 2.3.1 writes them.
+#[test]
+fn folding_quotes_literal_keys_that_expansion_would_split() {
+    let row = |n: i64| obj(vec![("p.q", Value::from(n)), ("r", Value::from(n))]);
+    let doc = obj(vec![
+        ("a", obj(vec![("b", Value::from(1))])),
+        ("c.d", Value::from(2)),
+        ("rows", arr(vec![row(1), row(2)])),
+        (
+            "items",
+            arr(vec![
+                obj(vec![("m.n", arr(vec![Value::from(1)])), ("k", Value::Null)]),
+                obj(vec![("s.t", obj(vec![("u", Value::from(3))]))]),
+                obj(vec![("e.f", arr(vec![]))]),
+            ]),
+        ),
+        ("a.1", Value::from(4)),
+        ("a..b", Value::from(5)),
+    ]);
+    let folding = EncodeOptions {
+        key_folding: KeyFolding::Safe,
+        ..v3()
+    };
+    let text = encode(&doc, &folding).unwrap();
+    assert_eq!(
+        text,
+        "a.b: 1\n\"c.d\": 2\nrows[2]{\"p.q\",r}:\n  1,1\n  2,2\nitems[3]:\n  \
+         - \"m.n\"[1]: 1\n    k: null\n  - \"s.t\":\n      u: 3\n  - \"e.f\": []\na.1: 4\na..b: 5"
+    );
+    let expand = crate::toon::DecodeOptions {
+        spec: Spec::V3,
+        expand_paths: crate::toon::ExpandPaths::Safe,
+        ..Default::default()
+    };
+    assert_eq!(crate::toon::decode(&text, &expand).unwrap(), doc);
+
+    let plain = encode(&doc, &v3()).unwrap();
+    assert!(
+        plain.contains("\nc.d: 2\n") && plain.contains("{p.q,r}"),
+        "{plain}"
     );
 }
 
