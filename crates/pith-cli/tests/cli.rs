@@ -93,7 +93,7 @@ fn encode_options_change_the_text() {
     assert_eq!(stdout(&o), "build.env: ci\n\"cache.dir\": .cache");
     let o = pith(
         &["decode", "--format", "toon3", "--expand-paths", "safe"],
-        &stdout(&o),
+        stdout(&o),
     );
     assert_eq!(stdout(&o), input);
 }
