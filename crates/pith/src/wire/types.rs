@@ -156,10 +156,7 @@ pub(crate) fn parse_with(src: &str, known: &dyn Fn(&str) -> bool) -> Result<Type
 
 /// Whether `name` can name a type: an identifier that is not a built-in.
 pub fn is_type_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !is_builtin(name)
+    crate::toon::is_identifier(name) && !is_builtin(name)
 }
 
 fn is_builtin(name: &str) -> bool {
