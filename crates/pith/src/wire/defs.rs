@@ -575,13 +575,19 @@ pub(crate) fn def_value(ty: &Type, doc: Option<&str>, default: Option<&Value>) -
         }
         other => Value::String(other.to_string()),
     };
-    if doc.is_none() && default.is_none() {
+    wrapped(body, default.cloned(), doc)
+}
+
+/// `body` with its default and doc: itself when it has neither, else the
+/// canonical wrapper `{"$type", "$absentAs", "$doc"}`.
+pub(crate) fn wrapped(body: Value, default: Option<Value>, doc: Option<&str>) -> Value {
+    if default.is_none() && doc.is_none() {
         return body;
     }
     let mut w = Map::with_capacity(3);
     w.insert(TYPE_KEY, body);
     if let Some(d) = default {
-        w.insert(ABSENT_AS_KEY, d.clone());
+        w.insert(ABSENT_AS_KEY, d);
     }
     if let Some(text) = doc {
         w.insert(DOC_KEY, Value::from(text));

@@ -28,7 +28,7 @@
 //! and column in that file and whose [`path`](crate::Error::path) is the
 //! file's name. Nothing is skipped silently.
 
-use super::defs::{ABSENT_AS_KEY, DOC_KEY, TYPE_KEY, field_key};
+use super::defs::{field_key, wrapped};
 use super::types::{is_type_name, parse_type};
 use crate::DEFAULT_MAX_DEPTH;
 use crate::error::{Error, ErrorKind, Result};
@@ -1545,18 +1545,7 @@ impl<'a> Evaluator<'a> {
                 ));
             }
         };
-        if doc.is_none() && default.is_none() {
-            return Ok(body);
-        }
-        let mut w = Map::with_capacity(3);
-        w.insert(TYPE_KEY, body);
-        if let Some(d) = default {
-            w.insert(ABSENT_AS_KEY, data(d)?);
-        }
-        if let Some(text) = doc {
-            w.insert(DOC_KEY, Value::from(text));
-        }
-        Ok(Value::Object(w))
+        Ok(wrapped(body, default.map(data).transpose()?, doc))
     }
 }
 

@@ -43,7 +43,7 @@
 //! is never dropped silently. Object schemas inside arrays, unions and
 //! records become named types of their own (`Root_results_item`).
 
-use super::defs::{ABSENT_AS_KEY, DOC_KEY, Schema, TYPE_KEY, field_key};
+use super::defs::{Schema, field_key, wrapped};
 use super::path::Path;
 use super::types::{ObjectType, Presence, Type, is_type_name};
 use crate::DEFAULT_MAX_DEPTH;
@@ -332,7 +332,7 @@ impl Importer {
             ));
         }
         let body = self.definition(s, path, name)?;
-        Ok(wrap(body, None, description(s)))
+        Ok(wrapped(body, None, description(s)))
     }
 
     /// A definition value: a type expression string or an object of fields.
@@ -349,7 +349,7 @@ impl Importer {
             Converted::Expr(t) => Ok(t),
             Converted::Fields(m) => {
                 let name = self.fresh_name(hint);
-                let def = wrap(Value::Object(m), None, description(s));
+                let def = wrapped(Value::Object(m), None, description(s));
                 self.reserved.push(name.clone());
                 self.out.insert(name.clone(), def);
                 Ok(Type::Ref(name))
@@ -670,7 +670,7 @@ impl Importer {
                 ));
             }
             let body = self.definition(s, path, &format!("{hint}_{}", sanitize(name)))?;
-            let def = wrap(body, default.cloned(), description(s));
+            let def = wrapped(body, default.cloned(), description(s));
             let key = field_key(name, !is_required && default.is_none());
             fields.insert(key, def);
             path.pop();
@@ -775,25 +775,8 @@ enum Converted {
     Fields(Map),
 }
 
-fn description(s: &Value) -> Option<String> {
-    s.get("description")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-}
-
-fn wrap(body: Value, default: Option<Value>, doc: Option<String>) -> Value {
-    if default.is_none() && doc.is_none() {
-        return body;
-    }
-    let mut w = Map::with_capacity(3);
-    w.insert(TYPE_KEY, body);
-    if let Some(d) = default {
-        w.insert(ABSENT_AS_KEY, d);
-    }
-    if let Some(d) = doc {
-        w.insert(DOC_KEY, Value::from(d));
-    }
-    Value::Object(w)
+fn description(s: &Value) -> Option<&str> {
+    s.get("description").and_then(Value::as_str)
 }
 
 /// A property name as part of a type name: identifier characters only.
