@@ -71,23 +71,11 @@ fn is_plain_key(k: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
-/// Appends `s` as a JSON string literal.
+/// Appends `s` as a JSON string literal, escaped as the JSON writer escapes it.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    let mut quoted = Vec::with_capacity(s.len() + 2);
+    crate::json::write_str_into(s, &mut quoted);
+    out.push_str(&String::from_utf8_lossy(&quoted));
 }
 
 /// Compact JSON text of `v` for messages, cut short past `limit` characters
