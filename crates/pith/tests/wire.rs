@@ -417,6 +417,21 @@ fn unions_without_a_discriminator_stay_lossless() {
     );
 }
 
+#[test]
+fn a_union_member_behind_nullable_references_is_still_chosen() {
+    // `A1` reaches the object `O` through three nullable references: more
+    // union and reference steps together than the schema has types.
+    let doc = json(
+        r#"{"Y": "A1 | Record", "A1": "A2 | null", "A2": "A3 | null", "A3": "O | null",
+            "O": {"f": {"$type": "number", "$absentAs": 1}}}"#,
+    );
+    let schema = Schema::from_value(&doc).unwrap();
+    let filled = json(r#"{"f": 1}"#);
+    assert_eq!(fill(&schema, "A1", json("{}")).unwrap(), filled);
+    assert_eq!(fill(&schema, "Y", json("{}")).unwrap(), filled);
+    assert_eq!(elide(&schema, "Y", filled).unwrap(), json("{}"));
+}
+
 /// Compact-JSON tokens of each full snapshot, and the exact tokens of what
 /// `encode --schema --type SessionState` writes in auto form (elision, then
 /// the cheapest lossless form). `snapshots/timeline` is one session read with

@@ -196,7 +196,10 @@ fn kinds(schema: &Schema, ty: &Type, hops: usize) -> u8 {
         Type::Unknown => u8::MAX,
         Type::Record(_) | Type::Object(_) => KIND_OBJECT,
         Type::Array(_) => KIND_ARRAY,
-        Type::Union(ms) => ms.iter().fold(0, |k, m| k | kinds(schema, m, hops + 1)),
+        // Members of a flattened union are not unions, so only references
+        // count toward the bound, which no chain reaches once bare cycles
+        // are refused.
+        Type::Union(ms) => ms.iter().fold(0, |k, m| k | kinds(schema, m, hops)),
         Type::Ref(n) => kinds(schema, schema.resolve(n), hops + 1),
     }
 }
@@ -489,7 +492,7 @@ impl<'s> Checker<'s> {
             Type::Unknown => true,
             Type::Record(_) | Type::Object(_) => matches!(v, Value::Object(_)),
             Type::Array(_) => matches!(v, Value::Array(_)),
-            Type::Union(ms) => ms.iter().any(|m| self.kind_fits(m, v, hops + 1)),
+            Type::Union(ms) => ms.iter().any(|m| self.kind_fits(m, v, hops)),
             Type::Ref(n) => self.kind_fits(self.schema.resolve(n), v, hops + 1),
         }
     }
