@@ -132,11 +132,10 @@ pub(crate) fn check_type(
 /// object members, leave one member possible, that member is the answer
 /// without walking the value.
 pub(crate) fn select(schema: &Schema, members: &[Type], value: &Value) -> Option<usize> {
-    let c = Checker::new(schema, UnknownKeys::Allow, DEFAULT_MAX_DEPTH);
     let mut possible = members
         .iter()
         .enumerate()
-        .filter(|(_, m)| c.kind_fits(m, value, 0));
+        .filter(|(_, m)| kind_fits(schema, m, value));
     if let (Some((only, _)), None) = (possible.next(), possible.next()) {
         return Some(only);
     }
@@ -144,7 +143,7 @@ pub(crate) fn select(schema: &Schema, members: &[Type], value: &Value) -> Option
         let mut fitting = members
             .iter()
             .enumerate()
-            .filter(|(_, m)| c.kind_fits(m, value, 0) && c.discriminators_fit(m, value));
+            .filter(|(_, m)| kind_fits(schema, m, value) && discriminators_fit(schema, m, value));
         if let (Some((only, _)), None) = (fitting.next(), fitting.next()) {
             return Some(only);
         }
@@ -202,6 +201,19 @@ fn kinds(schema: &Schema, ty: &Type, hops: usize) -> u8 {
         Type::Union(ms) => ms.iter().fold(0, |k, m| k | kinds(schema, m, hops)),
         Type::Ref(n) => kinds(schema, schema.resolve(n), hops + 1),
     }
+}
+
+/// Whether `ty` admits values of `v`'s JSON kind at all.
+fn kind_fits(schema: &Schema, ty: &Type, v: &Value) -> bool {
+    let kind = match v {
+        Value::String(_) => KIND_STRING,
+        Value::Number(_) => KIND_NUMBER,
+        Value::Bool(_) => KIND_BOOLEAN,
+        Value::Null => KIND_NULL,
+        Value::Array(_) => KIND_ARRAY,
+        Value::Object(_) => KIND_OBJECT,
+    };
+    kinds(schema, ty, 0) & kind != 0
 }
 
 /// The object type behind references, if `ty` is one.
@@ -461,10 +473,12 @@ impl<'s> Checker<'s> {
         let Some(out) = out else {
             return false;
         };
-        let mut plausible: Vec<&Type> =
-            members.iter().filter(|m| self.kind_fits(m, v, 0)).collect();
+        let mut plausible: Vec<&Type> = members
+            .iter()
+            .filter(|m| kind_fits(self.schema, m, v))
+            .collect();
         if plausible.len() > 1 && v.as_object().is_some() {
-            plausible.retain(|m| self.discriminators_fit(m, v));
+            plausible.retain(|m| discriminators_fit(self.schema, m, v));
         }
         // Descending pays off only for containers, where the violation
         // inside (a field, an item) says more than the union as a whole.
@@ -478,50 +492,25 @@ impl<'s> Checker<'s> {
         });
         false
     }
+}
 
-    /// Whether `ty` admits values of `v`'s JSON kind at all.
-    fn kind_fits(&self, ty: &Type, v: &Value, hops: usize) -> bool {
-        if hops > self.schema.types().len() {
-            return false;
-        }
-        match ty {
-            Type::String | Type::Literal(_) => matches!(v, Value::String(_)),
-            Type::Number | Type::Integer => matches!(v, Value::Number(_)),
-            Type::Boolean => matches!(v, Value::Bool(_)),
-            Type::Null => v.is_null(),
-            Type::Unknown => true,
-            Type::Record(_) | Type::Object(_) => matches!(v, Value::Object(_)),
-            Type::Array(_) => matches!(v, Value::Array(_)),
-            Type::Union(ms) => ms.iter().any(|m| self.kind_fits(m, v, hops)),
-            Type::Ref(n) => self.kind_fits(self.schema.resolve(n), v, hops + 1),
-        }
-    }
-
-    /// Whether an object value carries the literal values that `ty`'s
-    /// literal-typed fields demand (`stage: 'wrap_up'`); types that are not
-    /// objects pass.
-    fn discriminators_fit(&self, ty: &Type, v: &Value) -> bool {
-        let mut ty = ty;
-        for _ in 0..=self.schema.types().len() {
-            match ty {
-                Type::Ref(n) => ty = self.schema.resolve(n),
-                _ => break,
-            }
-        }
-        let Type::Object(o) = ty else {
+/// Whether an object value carries the literal values that `ty`'s
+/// literal-typed fields demand (`stage: 'wrap_up'`); types that are not
+/// objects pass.
+fn discriminators_fit(schema: &Schema, ty: &Type, v: &Value) -> bool {
+    let Some(o) = as_object(schema, ty) else {
+        return true;
+    };
+    o.fields.iter().all(|f| {
+        let Some(allowed) = literal_set(&f.ty) else {
             return true;
         };
-        o.fields.iter().all(|f| {
-            let Some(allowed) = literal_set(&f.ty) else {
-                return true;
-            };
-            match v.get(&f.name) {
-                Some(Value::String(s)) => allowed.contains(&s.as_str()),
-                Some(_) => false,
-                None => !f.is_required(),
-            }
-        })
-    }
+        match v.get(&f.name) {
+            Some(Value::String(s)) => allowed.contains(&s.as_str()),
+            Some(_) => false,
+            None => !f.is_required(),
+        }
+    })
 }
 
 /// The literals a type consists of, if it is nothing but string literals.
