@@ -216,64 +216,54 @@ impl Schema {
     /// Checks every default against its field's type, then stores each
     /// default with its own absent fields filled in.
     fn load_defaults(&mut self) -> Result<()> {
-        let mut sites: Vec<(usize, String)> = Vec::new();
+        let mut sites: Vec<(&Field, String)> = Vec::new();
         for t in &self.types {
             let mut path = Path::new();
             path.push_key(&t.name);
             collect_sites(&t.ty, &mut path, &mut |field, path| {
                 if field.default_value().is_some() {
-                    sites.push((field as *const Field as usize, path.to_owned()));
+                    sites.push((field, path.to_owned()));
                 }
             });
         }
         if sites.is_empty() {
             return Ok(());
         }
-        let site_path: HashMap<usize, String> = sites.iter().cloned().collect();
-        let mut filled = Vec::with_capacity(sites.len());
-        {
-            let this: &Schema = self;
-            let loader = LoadDefaults {
-                schema: this,
-                states: RefCell::new(HashMap::new()),
-                site_path: &site_path,
-                nesting: Cell::new(0),
+        for (field, at) in &sites {
+            let Some(default) = field.default_value() else {
+                continue;
             };
-            let mut found = Vec::new();
-            for t in &this.types {
-                collect_fields(&t.ty, &mut |f| found.push(f));
-            }
-            for field in &found {
-                let Some(default) = field.default_value() else {
-                    continue;
+            let violations = check::check_type(self, &field.ty, default, UnknownKeys::Reject);
+            if let Some(v) = violations.first() {
+                let inner = if v.path.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", v.path)
                 };
-                let at = site_path
-                    .get(&(*field as *const Field as usize))
-                    .cloned()
-                    .unwrap_or_default();
-                let violations = check::check_type(this, &field.ty, default, UnknownKeys::Reject);
-                if let Some(v) = violations.first() {
-                    let inner = if v.path.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" at {}", v.path)
-                    };
-                    return Err(Error::at_path(
-                        ErrorKind::Schema,
-                        at,
-                        format!(
-                            "expected a default that matches {}, found one that does not:{inner} expected {}, found {}",
-                            field.ty, v.expected, v.found
-                        ),
-                    ));
-                }
-            }
-            for field in &found {
-                if field.default_value().is_some() {
-                    filled.push(loader.filled(field)?);
-                }
+                return Err(Error::at_path(
+                    ErrorKind::Schema,
+                    at.clone(),
+                    format!(
+                        "expected a default that matches {}, found one that does not:{inner} expected {}, found {}",
+                        field.ty, v.expected, v.found
+                    ),
+                ));
             }
         }
+        let site_path: HashMap<usize, String> = sites
+            .iter()
+            .map(|(field, at)| (*field as *const Field as usize, at.clone()))
+            .collect();
+        let loader = LoadDefaults {
+            schema: self,
+            states: RefCell::new(HashMap::new()),
+            site_path: &site_path,
+            nesting: Cell::new(0),
+        };
+        let filled = sites
+            .iter()
+            .map(|(field, _)| loader.filled(field))
+            .collect::<Result<Vec<_>>>()?;
         let mut filled = filled.into_iter();
         for t in &mut self.types {
             collect_fields_mut(&mut t.ty, &mut |f| {
@@ -604,24 +594,8 @@ fn bare_refs(ty: &Type, f: &mut dyn FnMut(&str)) {
     }
 }
 
-/// Every field of every object type inside `ty`, in a fixed order (a field,
-/// then the fields inside its type).
-fn collect_fields<'t>(ty: &'t Type, f: &mut dyn FnMut(&'t Field)) {
-    match ty {
-        Type::Object(o) => {
-            for field in &o.fields {
-                f(field);
-                collect_fields(&field.ty, f);
-            }
-        }
-        Type::Array(t) => collect_fields(t, f),
-        Type::Record(Some(t)) => collect_fields(t, f),
-        Type::Union(ms) => ms.iter().for_each(|m| collect_fields(m, f)),
-        _ => {}
-    }
-}
-
-/// [`collect_fields`] with mutable access, in the same order.
+/// Every field of every object type inside `ty`, in the order
+/// [`collect_sites`] visits them (a field, then the fields inside its type).
 fn collect_fields_mut(ty: &mut Type, f: &mut dyn FnMut(&mut Field)) {
     match ty {
         Type::Object(o) => {
@@ -637,8 +611,9 @@ fn collect_fields_mut(ty: &mut Type, f: &mut dyn FnMut(&mut Field)) {
     }
 }
 
-/// Like [`collect_fields`], with each field's path (`Type.field.inner`).
-fn collect_sites(ty: &Type, path: &mut Path, f: &mut dyn FnMut(&Field, &str)) {
+/// Every field of every object type inside `ty`, a field before the fields
+/// inside its type, with its path (`Type.field.inner`).
+fn collect_sites<'t>(ty: &'t Type, path: &mut Path, f: &mut dyn FnMut(&'t Field, &str)) {
     match ty {
         Type::Object(o) => {
             for field in &o.fields {
