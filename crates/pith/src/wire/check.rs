@@ -9,7 +9,7 @@
 //! `stage: 'wrap_up'`, the value carries), in which case that member's
 //! violations are reported from inside.
 
-use super::defs::Schema;
+use super::defs::{NamedType, Schema};
 use super::path::{Path, short_json};
 use super::types::{ObjectType, Type};
 use crate::DEFAULT_MAX_DEPTH;
@@ -99,6 +99,16 @@ pub fn check(
             found: format!("nesting {depth} deep"),
         }]);
     }
+    Ok(check_named(schema, named, value, options))
+}
+
+/// [`check`] of a value whose depth the caller has already bounded.
+pub(crate) fn check_named(
+    schema: &Schema,
+    named: &NamedType,
+    value: &Value,
+    options: &CheckOptions,
+) -> Vec<Violation> {
     let mut c = Checker::new(schema, options.unknown_keys, options.max_depth);
     let mut out = Vec::new();
     c.walk(
@@ -108,7 +118,7 @@ pub fn check(
         &mut Path::new(),
         Some(&mut out),
     );
-    Ok(out)
+    out
 }
 
 /// Every violation of `value` against an anonymous type.

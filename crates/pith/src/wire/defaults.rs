@@ -99,7 +99,7 @@ fn validated<'s>(schema: &'s Schema, type_name: &str, value: &Value) -> Result<&
             ),
         ));
     }
-    let violations = check::check(schema, type_name, value, &options)?;
+    let violations = check::check_named(schema, named, value, &options);
     if let Some(first) = violations.first() {
         let more = match violations.len() - 1 {
             0 => String::new(),
