@@ -336,8 +336,8 @@ struct Subtype<'s> {
 /// How many comparisons one question may take before answering "no".
 const MAX_STEPS: usize = 100_000;
 
-impl Subtype<'_> {
-    fn schema(&self, side: Side) -> &Schema {
+impl<'s> Subtype<'s> {
+    fn schema(&self, side: Side) -> &'s Schema {
         match side {
             Side::Old => self.old,
             Side::New => self.new,
@@ -359,11 +359,8 @@ impl Subtype<'_> {
                 if !self.assumed.insert(key.clone()) {
                     return true;
                 }
-                let (ta, tb) = (
-                    self.schema(sa).resolve(x).clone(),
-                    self.schema(sb).resolve(y).clone(),
-                );
-                let yes = self.sub(&ta, sa, &tb, sb);
+                let (ta, tb) = (self.schema(sa).resolve(x), self.schema(sb).resolve(y));
+                let yes = self.sub(ta, sa, tb, sb);
                 if !yes {
                     // A refuted assumption must not answer a later question.
                     self.assumed.remove(&key);
@@ -371,12 +368,12 @@ impl Subtype<'_> {
                 yes
             }
             (Type::Ref(x), _) => {
-                let ta = self.schema(sa).resolve(x).clone();
-                self.sub(&ta, sa, b, sb)
+                let ta = self.schema(sa).resolve(x);
+                self.sub(ta, sa, b, sb)
             }
             (_, Type::Ref(y)) => {
-                let tb = self.schema(sb).resolve(y).clone();
-                self.sub(a, sa, &tb, sb)
+                let tb = self.schema(sb).resolve(y);
+                self.sub(a, sa, tb, sb)
             }
             (Type::Union(ms), _) => ms.iter().all(|m| self.sub(m, sa, b, sb)),
             (_, Type::Union(ns)) => ns.iter().any(|n| self.sub(a, sa, n, sb)),
