@@ -1135,6 +1135,33 @@ fn diff_compares_by_values_not_spelling() {
     );
 }
 
+#[test]
+fn diff_of_long_chains_of_distinct_types_stays_on_the_stack() {
+    // `T` reaches a string through 5,000 old types and a number through
+    // 5,000 new ones, named differently, so no reference is assumed equal.
+    let chain = |prefix: &str, end: &str| {
+        let n = 5_000;
+        let mut m = Map::new();
+        m.insert("T", Value::from(format!("{prefix}0")));
+        for i in 0..n {
+            let next = if i + 1 < n {
+                format!("{prefix}{} | null", i + 1)
+            } else {
+                end.to_owned()
+            };
+            let mut fields = Map::new();
+            fields.insert("x", Value::from(next));
+            m.insert(format!("{prefix}{i}"), Value::Object(fields));
+        }
+        Schema::from_value(&Value::Object(m)).unwrap()
+    };
+    let (old, new) = (chain("A", "string"), chain("B", "number"));
+    let changes = diff(&old, &new);
+    let t = changes.iter().find(|c| c.path == "T").expect("T changed");
+    assert_eq!(t.kind, ChangeKind::TypeChanged);
+    assert_eq!(t.compatibility, Compatibility::BreaksBoth);
+}
+
 // ------------------------------------------------------------ properties
 
 /// Values of `ty` that check with undeclared keys allowed: absent and present

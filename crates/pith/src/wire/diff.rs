@@ -33,9 +33,11 @@
 //! inside that type is reported once, where it is defined. Fields whose
 //! types are objects on both sides are compared field by field.
 
+use super::check::frame_limit;
 use super::defs::Schema;
 use super::path::{Path, short_json};
 use super::types::{Field, ObjectType, Presence, Type};
+use crate::DEFAULT_MAX_DEPTH;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -223,6 +225,7 @@ impl Differ<'_> {
             new: self.new,
             assumed: HashSet::new(),
             steps: 0,
+            nesting: 0,
         };
         // Old values read by new readers; new values read by old readers.
         let old_in_new = cmp.sub(old, Side::Old, new, Side::New);
@@ -331,6 +334,8 @@ struct Subtype<'s> {
     /// Pairs of named types assumed related while comparing them (recursive types).
     assumed: HashSet<(Side, String, Side, String)>,
     steps: usize,
+    /// How many comparisons enclose the current one.
+    nesting: usize,
 }
 
 /// How many comparisons one question may take before answering "no".
@@ -346,9 +351,18 @@ impl<'s> Subtype<'s> {
 
     fn sub(&mut self, a: &Type, sa: Side, b: &Type, sb: Side) -> bool {
         self.steps += 1;
-        if self.steps > MAX_STEPS {
+        // Long chains of distinct named types nest one comparison per
+        // step; the stack bounds them, not the step count.
+        if self.steps > MAX_STEPS || self.nesting >= frame_limit(DEFAULT_MAX_DEPTH) {
             return false;
         }
+        self.nesting += 1;
+        let yes = self.sub_inner(a, sa, b, sb);
+        self.nesting -= 1;
+        yes
+    }
+
+    fn sub_inner(&mut self, a: &Type, sa: Side, b: &Type, sb: Side) -> bool {
         match (a, b) {
             (_, Type::Unknown) => true,
             (Type::Ref(x), Type::Ref(y)) => {
