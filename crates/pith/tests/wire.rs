@@ -862,6 +862,29 @@ fn typescript_nesting_is_bounded() {
     assert_eq!(e.kind(), ErrorKind::DepthLimit);
 }
 
+#[test]
+fn typescript_constants_inside_constants_are_bounded_too() {
+    // Each constant nests 200 deep around the one before; each is read
+    // (and kept) before the next uses it, so only the value's own depth
+    // can refuse the chain.
+    let mut src = format!("const c0 = {}1{};\n", "[".repeat(200), "]".repeat(200));
+    for i in 1..200 {
+        src.push_str(&format!(
+            "const c{i} = {}c{}{};\n",
+            "[".repeat(200),
+            i - 1,
+            "]".repeat(200)
+        ));
+    }
+    for i in 0..200 {
+        src.push_str(&format!(
+            "export const d{i} = {{ T{i}: {{ f: absentAs('unknown', c{i}) }} }} satisfies WireDefs;\n"
+        ));
+    }
+    let e = import_ts(&[("chain.ts", &src)]).unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ErrorKind::DepthLimit, 2));
+}
+
 // ------------------------------------------------------------ JSON Schema
 
 #[test]

@@ -1013,6 +1013,9 @@ struct Tv {
     v: V,
     file: usize,
     at: usize,
+    /// How deeply arrays, objects and calls nest in `v`: constants inside
+    /// constants nest without bound in the text, so values bound it here.
+    depth: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -1393,7 +1396,24 @@ impl<'a> Evaluator<'a> {
                 V::Arr(items)
             }
         };
-        Ok(Tv { v, file, at })
+        let depth = match &v {
+            V::Arr(items) => 1 + items.iter().map(|t| t.depth).max().unwrap_or(0),
+            V::Obj(entries) => 1 + entries.iter().map(|(_, _, t)| t.depth).max().unwrap_or(0),
+            V::Doc { def, .. } => 1 + def.depth,
+            V::AbsentAs { def, default } => 1 + def.depth.max(default.depth),
+            _ => 0,
+        };
+        if depth > DEFAULT_MAX_DEPTH {
+            return Err(fault(
+                ErrorKind::DepthLimit,
+                file,
+                at,
+                format!(
+                    "expected a value nested at most {DEFAULT_MAX_DEPTH} deep, counting the constants it uses, found deeper nesting"
+                ),
+            ));
+        }
+        Ok(Tv { v, file, at, depth })
     }
 
     fn object(&mut self, file: usize, props: &[Prop]) -> Res<Vec<(String, usize, Tv)>> {
