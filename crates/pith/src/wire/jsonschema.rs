@@ -55,35 +55,14 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Every named type as `$defs` of one JSON Schema document.
 pub fn export_json_schema(schema: &Schema) -> Value {
-    let mut defs = Map::with_capacity(schema.types().len());
-    for t in schema.types() {
-        let mut s = type_schema(&t.ty);
-        if let Some(doc) = &t.doc {
-            s.insert("description", Value::from(doc.as_str()));
-        }
-        defs.insert(t.name.clone(), Value::Object(s));
-    }
-    let mut root = Map::with_capacity(2);
-    root.insert("$schema", Value::from(DIALECT));
-    root.insert("$defs", Value::Object(defs));
-    Value::Object(root)
+    document(schema, None)
 }
 
 /// [`export_json_schema`] with a root `$ref` to `type_name`, so the document
 /// validates values of that type.
 pub fn export_json_schema_for(schema: &Schema, type_name: &str) -> Result<Value> {
     schema.require(type_name)?;
-    let Value::Object(all) = export_json_schema(schema) else {
-        return Err(Error::new(ErrorKind::Schema, "expected an exported object"));
-    };
-    let mut root = Map::with_capacity(3);
-    for (k, v) in all {
-        if k == "$defs" {
-            root.insert("$ref", Value::from(format!("#/$defs/{type_name}")));
-        }
-        root.insert(k, v);
-    }
-    Ok(Value::Object(root))
+    Ok(document(schema, Some(type_name)))
 }
 
 /// Reads a JSON Schema of the supported subset (see the [module docs](self))
@@ -195,6 +174,25 @@ pub fn import_json_schema(json_schema: &Value, root_name: &str) -> Result<Value>
         imp.out.insert(root_name.to_owned(), def);
     }
     Ok(Value::Object(imp.out))
+}
+
+/// `{"$schema", "$ref", "$defs"}`, the `$ref` only with a root type.
+fn document(schema: &Schema, root_ref: Option<&str>) -> Value {
+    let mut defs = Map::with_capacity(schema.types().len());
+    for t in schema.types() {
+        let mut s = type_schema(&t.ty);
+        if let Some(doc) = &t.doc {
+            s.insert("description", Value::from(doc.as_str()));
+        }
+        defs.insert(t.name.clone(), Value::Object(s));
+    }
+    let mut root = Map::with_capacity(3);
+    root.insert("$schema", Value::from(DIALECT));
+    if let Some(name) = root_ref {
+        root.insert("$ref", Value::from(format!("#/$defs/{name}")));
+    }
+    root.insert("$defs", Value::Object(defs));
+    Value::Object(root)
 }
 
 fn type_schema(ty: &Type) -> Map {
@@ -348,13 +346,17 @@ impl Importer {
         match self.convert(s, path, hint, Place::Expression)? {
             Converted::Expr(t) => Ok(t),
             Converted::Fields(m) => {
-                let name = self.fresh_name(hint);
-                let def = wrapped(Value::Object(m), None, description(s));
-                self.reserved.push(name.clone());
-                self.out.insert(name.clone(), def);
-                Ok(Type::Ref(name))
+                Ok(self.hoist(hint, wrapped(Value::Object(m), None, description(s))))
             }
         }
+    }
+
+    /// Defines `def` as a new named type, named after `hint`, and refers to it.
+    fn hoist(&mut self, hint: &str, def: Value) -> Type {
+        let name = self.fresh_name(hint);
+        self.reserved.push(name.clone());
+        self.out.insert(name.clone(), def);
+        Type::Ref(name)
     }
 
     fn fresh_name(&self, hint: &str) -> String {
@@ -542,12 +544,7 @@ impl Importer {
         for t in types {
             match self.one_type(t, m, path, hint)? {
                 Converted::Expr(t) => members.push(t),
-                Converted::Fields(f) => {
-                    let name = self.fresh_name(hint);
-                    self.reserved.push(name.clone());
-                    self.out.insert(name.clone(), Value::Object(f));
-                    members.push(Type::Ref(name));
-                }
+                Converted::Fields(f) => members.push(self.hoist(hint, Value::Object(f))),
             }
         }
         Ok(Converted::Expr(Type::union_of(members)))
