@@ -398,7 +398,7 @@ pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
                 WRAPPER_TAG,
                 format!(
                     "expected the name of a form in the wrapper, found {}",
-                    other.map_or_else(|| "nothing".to_owned(), |v| hoisted::describe(&v))
+                    other.map_or_else(|| "nothing".to_owned(), |v| tables::describe(&v))
                 ),
             )),
         };

@@ -42,9 +42,9 @@
 //!
 //! Rows with a key order other than `cols` come back in `cols` order.
 
-use super::{Census, index_path, key_path};
+use super::{Census, bad, index_path, key_path, row_index};
 use crate::tokens::{Tokenizer, TokenizerKind};
-use crate::{Error, ErrorKind, Map, Number, Result, Value};
+use crate::{Error, ErrorKind, Map, Result, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Which columns [`encode_table`] interns.
@@ -170,7 +170,7 @@ pub fn decode_table(table: &Value) -> Result<Value> {
             "$",
             format!(
                 "expected a table (cols, dict and rows), an array or null, found {}",
-                super::hoisted::describe(other)
+                super::describe(other)
             ),
         )),
     }
@@ -257,10 +257,7 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
                 return Err(bad(&at, "an array of row indices", &list));
             };
             for (i, r) in list.iter().enumerate() {
-                let row = r
-                    .as_number()
-                    .and_then(Number::as_u64)
-                    .and_then(|n| usize::try_from(n).ok())
+                let row = row_index(r)
                     .filter(|n| *n < rows.len())
                     .ok_or_else(|| bad(&index_path(&at, i), "a row index", r))?;
                 gone.insert((row, j));
@@ -382,17 +379,6 @@ fn interning(
             index,
         )
     })
-}
-
-fn bad(path: &str, expected: &str, found: &Value) -> Error {
-    Error::at_path(
-        ErrorKind::Type,
-        path,
-        format!(
-            "expected {expected}, found {}",
-            super::hoisted::describe(found)
-        ),
-    )
 }
 
 #[cfg(test)]

@@ -276,6 +276,37 @@ pub(crate) fn key_path(path: &str, key: &str) -> String {
     p
 }
 
+/// A [`ErrorKind::Type`] error at `path`: `expected {expected}, found {found}`.
+pub(crate) fn bad(path: &str, expected: &str, found: &Value) -> Error {
+    Error::at_path(
+        ErrorKind::Type,
+        path,
+        format!("expected {expected}, found {}", describe(found)),
+    )
+}
+
+/// A value named for a message: its type, and its text when short.
+pub(crate) fn describe(v: &Value) -> String {
+    match v {
+        Value::Array(_) | Value::Object(_) => v.type_name().to_owned(),
+        _ => {
+            let text = crate::json::to_string(v);
+            if text.chars().count() <= 40 {
+                format!("{} {text}", v.type_name())
+            } else {
+                v.type_name().to_owned()
+            }
+        }
+    }
+}
+
+/// A row index written in table metadata: a non-negative integer.
+pub(crate) fn row_index(v: &Value) -> Option<usize> {
+    v.as_number()
+        .and_then(crate::Number::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
