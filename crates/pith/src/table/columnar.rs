@@ -389,50 +389,6 @@ mod tests {
         crate::json::parse(s).unwrap()
     }
 
-    /// The seed's reference decoder, transcribed: `undefined` (a short row)
-    /// drops the key, as `JSON.stringify` does.
-    fn seed_decode(t: &Value) -> Value {
-        let cols = t.get("cols").unwrap().as_array().unwrap();
-        let empty = Map::new();
-        let dict = t.get("dict").and_then(Value::as_object).unwrap_or(&empty);
-        let rows = t.get("rows").unwrap().as_array().unwrap();
-        Value::Array(
-            rows.iter()
-                .map(|row| {
-                    let row = row.as_array().unwrap();
-                    let mut o = Map::new();
-                    for (i, c) in cols.iter().enumerate() {
-                        let c = c.as_str().unwrap();
-                        let Some(v) = row.get(i) else { continue };
-                        let v = match (dict.get(c).and_then(Value::as_array), v) {
-                            (Some(d), Value::Number(n)) => n
-                                .as_u64()
-                                .and_then(|k| d.get(k as usize))
-                                .cloned()
-                                .unwrap_or_else(|| v.clone()),
-                            _ => v.clone(),
-                        };
-                        o.insert(c, v);
-                    }
-                    Value::Object(o)
-                })
-                .collect(),
-        )
-    }
-
-    #[test]
-    fn seed_example_decodes() {
-        let t = j(r#"{"cols":["id","title","agent","model"],
-            "dict":{"agent":["build","executor-gpt"],"model":[{"id":"claude-opus","provider":"anthropic"}]},
-            "rows":[["ses_a1","Fix retry bug",0,0],["ses_b2","Cost audit",1,0]]}"#);
-        let want = j(
-            r#"[{"id":"ses_a1","title":"Fix retry bug","agent":"build","model":{"id":"claude-opus","provider":"anthropic"}},
-            {"id":"ses_b2","title":"Cost audit","agent":"executor-gpt","model":{"id":"claude-opus","provider":"anthropic"}}]"#,
-        );
-        assert_eq!(decode_table(&t).unwrap(), want);
-        assert_eq!(seed_decode(&t), want);
-    }
-
     #[test]
     fn lenient_behaviours() {
         let plain = j(r#"[{"a":1}]"#);
@@ -442,42 +398,6 @@ mod tests {
         assert_eq!(
             decode_table(&t).unwrap(),
             j(r#"[{"a":"x"},{"a":1},{"a":0.5},{"a":-1},{"a":"s"},{"a":null}]"#)
-        );
-    }
-
-    #[test]
-    fn interning_writes_indices_only_where_it_saves() {
-        let rows: Vec<Value> = (0..20)
-            .map(|i| {
-                j(&format!(
-                    r#"{{"id":{i},"dir":"/projects/application/src","n":{}}}"#,
-                    i % 3
-                ))
-            })
-            .collect();
-        for intern in [Intern::Bytes, Intern::Tokens(TokenizerKind::O200k)] {
-            let t = encode_table(&rows, intern).unwrap();
-            let dict = t.get("dict").unwrap().as_object().unwrap();
-            assert_eq!(dict.keys().collect::<Vec<_>>(), ["dir"], "{intern:?}");
-            assert_eq!(decode_table(&t).unwrap(), Value::Array(rows.clone()));
-            assert_eq!(seed_decode(&t), Value::Array(rows.clone()));
-        }
-        let t = encode_table(&rows, Intern::Never).unwrap();
-        assert!(t.get("dict").unwrap().as_object().unwrap().is_empty());
-    }
-
-    #[test]
-    fn the_seed_decoder_reads_the_extension() {
-        let rows = j(r#"[{"a":1,"b":null,"c":2},{"c":3},{"a":4},{"d":[],"a":{}}]"#);
-        let t = encode_table(rows.as_array().unwrap(), Intern::Bytes).unwrap();
-        assert!(crate::equiv::equivalent(&rows, &decode_table(&t).unwrap()));
-        // The seed's decoder sees everything but the absent cells before a
-        // row's last present one, which it reads as null.
-        assert_eq!(
-            seed_decode(&t),
-            j(
-                r#"[{"a":1,"b":null,"c":2},{"a":null,"b":null,"c":3},{"a":4},{"a":{},"b":null,"c":null,"d":[]}]"#
-            )
         );
     }
 
