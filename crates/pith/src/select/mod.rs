@@ -725,7 +725,7 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
         Value::Object(mut m) => {
             let pairs: Vec<String> = tables::hoisted_pairs(&m).map(str::to_owned).collect();
             for k in &pairs {
-                let meta_key = format!("{k}{}", hoisted::ENCODING_SUFFIX);
+                let meta_key = hoisted::encoding_key(k);
                 let meta_path = key_path(path, &meta_key);
                 let meta = m.remove(&meta_key).unwrap_or(Value::Null);
                 let enc = hoisted::Encoding::read(&meta, &meta_path)?;

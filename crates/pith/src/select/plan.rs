@@ -16,7 +16,7 @@
 //! overestimate that the document-level comparison corrects.
 
 use super::{Choice, Metric, TableForm};
-use crate::table::hoisted::{self, ENCODING_SUFFIX};
+use crate::table::hoisted::{self, encoding_key};
 use crate::table::{Census, push_key, toon_tabular};
 use crate::tokens::Tokenizer;
 use crate::toon::EncodeOptions;
@@ -194,7 +194,7 @@ impl<'o> Planner<'o> {
                 Member::Hoist(rows, meta) => {
                     let mut o = start(&mut out);
                     o.push_unique(k.clone(), rows);
-                    o.push_unique(format!("{k}{ENCODING_SUFFIX}"), meta);
+                    o.push_unique(encoding_key(k), meta);
                     out = Some(o);
                 }
             }
@@ -214,7 +214,7 @@ impl<'o> Planner<'o> {
         if rows.len() < 2 || !rows.iter().all(|r| matches!(r, Value::Object(_))) {
             return false;
         }
-        if m.contains_key(&format!("{k}{ENCODING_SUFFIX}")) || self.tabular(rows, level) {
+        if m.contains_key(&encoding_key(k)) || self.tabular(rows, level) {
             return false;
         }
         Census::of(rows).is_some_and(|c| !c.columns.is_empty() && c.dense_enough(rows.len()))
@@ -296,7 +296,7 @@ impl<'o> Planner<'o> {
     ) -> Result<(Option<usize>, Value, Value)> {
         let mut m = Map::with_capacity(2);
         m.push_unique(k.to_owned(), v);
-        let meta_key = format!("{k}{ENCODING_SUFFIX}");
+        let meta_key = encoding_key(k);
         m.push_unique(meta_key.clone(), meta);
         let fragment = Value::Object(m);
         self.scratch.clear();

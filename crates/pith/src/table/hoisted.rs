@@ -352,6 +352,14 @@ pub fn read_list(cell: &str) -> Result<Vec<Value>> {
 
 // ---------------------------------------------------------------------------
 
+/// The key of collection `key`'s metadata: `key` followed by [`ENCODING_SUFFIX`].
+pub(crate) fn encoding_key(key: &str) -> String {
+    let mut meta = String::with_capacity(key.len() + ENCODING_SUFFIX.len());
+    meta.push_str(key);
+    meta.push_str(ENCODING_SUFFIX);
+    meta
+}
+
 /// How the compact form writes a column.
 enum Codec<'a> {
     /// Primitives as they are.

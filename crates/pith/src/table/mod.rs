@@ -36,9 +36,7 @@ pub fn is_hoisted_pair(map: &Map, key: &str) -> bool {
     let Some(Value::Array(_)) = map.get(key) else {
         return false;
     };
-    let mut meta = String::with_capacity(key.len() + hoisted::ENCODING_SUFFIX.len());
-    meta.push_str(key);
-    meta.push_str(hoisted::ENCODING_SUFFIX);
+    let meta = hoisted::encoding_key(key);
     matches!(map.get(&meta), Some(Value::Object(m)) if m.contains_key(hoisted::JSON_COLUMNS))
 }
 
