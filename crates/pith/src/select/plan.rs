@@ -239,39 +239,40 @@ impl<'o> Planner<'o> {
             Ok((Value::Array(t.rows), t.encoding.to_value()))
         };
         let (form, cells, meta) = match self.mode {
-            Mode::Seed => {
-                let (cells, meta) = table(TableForm::Hoisted)?;
-                (TableForm::Hoisted, cells, meta)
-            }
-            Mode::Compact => {
-                let (cells, meta) = table(TableForm::HoistedCompact)?;
-                (TableForm::HoistedCompact, cells, meta)
+            Mode::Seed | Mode::Compact => {
+                let form = if self.mode == Mode::Seed {
+                    TableForm::Hoisted
+                } else {
+                    TableForm::HoistedCompact
+                };
+                let (cells, meta) = table(form)?;
+                (form, cells, meta)
             }
             Mode::Best => {
                 let seed = table(TableForm::Hoisted)?;
-                let (cells, meta) = table(TableForm::HoistedCompact)?;
+                let compact = table(TableForm::HoistedCompact)?;
                 // The cheaper table, the seed's form on a tie: the compact
                 // form (usually the cheaper) is counted first, so that the
                 // seed's is counted only as far as needed to tell.
-                let (cost, cells, meta) = self.cost(k, cells, meta, indent, usize::MAX)?;
-                let Some(mut cost) = cost else {
+                let meta_key = encoding_key(k);
+                let Some(compact_cost) = self.cost(
+                    &[(k, &compact.0), (&meta_key, &compact.1)],
+                    indent,
+                    usize::MAX,
+                )?
+                else {
                     // Unbounded, so never: but without a cost, keep the member.
                     return Ok(Member::Keep(planned));
                 };
-                let mut form = TableForm::HoistedCompact;
-                let (seed_cost, seed_cells, seed_meta) =
-                    self.cost(k, seed.0, seed.1, indent, cost)?;
-                let (cells, meta) = match seed_cost {
-                    Some(c) => {
-                        (cost, form) = (c, TableForm::Hoisted);
-                        (seed_cells, seed_meta)
-                    }
-                    None => (cells, meta),
-                };
+                let (cost, form, (cells, meta)) =
+                    match self.cost(&[(k, &seed.0), (&meta_key, &seed.1)], indent, compact_cost)? {
+                        Some(c) => (c, TableForm::Hoisted, seed),
+                        None => (compact_cost, TableForm::HoistedCompact, compact),
+                    };
                 // Then TOON as it stands, which keeps the member unless
                 // dearer than that table: counted only as far as needed to tell.
                 let standard = planned.as_ref().unwrap_or(value);
-                if self.standard_cost(k, standard, indent, cost)?.is_some() {
+                if self.cost(&[(k, standard)], indent, cost)?.is_some() {
                     return Ok(Member::Keep(planned));
                 }
                 (form, cells, meta)
@@ -284,45 +285,22 @@ impl<'o> Planner<'o> {
         Ok(Member::Hoist(cells, meta))
     }
 
-    /// The cost of member `k: v` and its metadata `meta` at indentation
-    /// `indent` when at most `bound` (`None` when more); hands both back.
+    /// The cost of `members` (`key: value` each, in order) written as an
+    /// object's fields at indentation `indent`, when at most `bound`
+    /// (`None` when more).
     fn cost(
         &mut self,
-        k: &str,
-        v: Value,
-        meta: Value,
-        indent: usize,
-        bound: usize,
-    ) -> Result<(Option<usize>, Value, Value)> {
-        let mut m = Map::with_capacity(2);
-        m.push_unique(k.to_owned(), v);
-        let meta_key = encoding_key(k);
-        m.push_unique(meta_key.clone(), meta);
-        let fragment = Value::Object(m);
-        self.scratch.clear();
-        let rendered = crate::toon::encode_into(&fragment, self.toon, &mut self.scratch);
-        let (v, meta) = match fragment {
-            Value::Object(mut m) => {
-                let meta = m.remove(&meta_key).unwrap_or(Value::Null);
-                (m.remove(k).unwrap_or(Value::Null), meta)
-            }
-            other => (other, Value::Null),
-        };
-        rendered?;
-        Ok((self.measure(indent, bound), v, meta))
-    }
-
-    /// The cost of member `k: v` at indentation `indent` when at most
-    /// `bound` (`None` when more).
-    fn standard_cost(
-        &mut self,
-        k: &str,
-        v: &Value,
+        members: &[(&str, &Value)],
         indent: usize,
         bound: usize,
     ) -> Result<Option<usize>> {
         self.scratch.clear();
-        crate::toon::encode_member_into(k, v, self.toon, &mut self.scratch)?;
+        for (i, (k, v)) in members.iter().enumerate() {
+            if i > 0 {
+                self.scratch.push(b'\n');
+            }
+            crate::toon::encode_member_into(k, v, self.toon, &mut self.scratch)?;
+        }
         Ok(self.measure(indent, bound))
     }
 
