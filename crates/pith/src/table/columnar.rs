@@ -94,8 +94,8 @@ pub fn encode_table(rows: &[Value], intern: Intern) -> Result<Value> {
 
     let cost = Cost::new(intern);
     let mut dict = Map::new();
-    // Per column: the index of each distinct value's JSON text, when interned.
-    let mut interned: Vec<Option<HashMap<String, usize>>> = vec![None; ncols];
+    // Per interned column: each row's index into its dict entry.
+    let mut interned: Vec<Option<Vec<usize>>> = vec![None; ncols];
     if intern != Intern::Never {
         for (j, name) in census.columns.iter().enumerate() {
             if let Some((values, index)) = interning(&grid, j, name, &cost) {
@@ -107,7 +107,6 @@ pub fn encode_table(rows: &[Value], intern: Intern) -> Result<Value> {
 
     let mut absent: Vec<Vec<Value>> = vec![Vec::new(); ncols];
     let mut out_rows = Vec::with_capacity(grid.len());
-    let mut scratch = Vec::new();
     for (i, cells) in grid.iter().enumerate() {
         let len = cells.iter().rposition(Option::is_some).map_or(0, |p| p + 1);
         let mut row = Vec::with_capacity(len);
@@ -117,12 +116,7 @@ pub fn encode_table(rows: &[Value], intern: Intern) -> Result<Value> {
                     absent[j].push(Value::from(i));
                     Value::Null
                 }
-                (Some(v), Some(index)) => {
-                    scratch.clear();
-                    crate::json::write_into(v, &mut scratch);
-                    let text = String::from_utf8_lossy(&scratch);
-                    Value::from(index.get(text.as_ref()).copied().unwrap_or(0))
-                }
+                (Some(_), Some(index)) => Value::from(index[i]),
                 (Some(v), None) => (*v).clone(),
             });
         }
@@ -334,33 +328,41 @@ impl Cost {
     }
 }
 
-/// The dict entry and value index of column `j`, when interning it saves.
+/// The dict entry of column `j` and each row's index into it (meaningless
+/// where the cell is absent), when interning it saves.
 fn interning(
     grid: &[Vec<Option<&Value>>],
     j: usize,
     name: &str,
     cost: &Cost,
-) -> Option<(Vec<Value>, HashMap<String, usize>)> {
+) -> Option<(Vec<Value>, Vec<usize>)> {
+    // Each distinct value's JSON text, and its index in `distinct`.
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut distinct: Vec<(&Value, usize)> = Vec::new();
-    let mut texts: Vec<String> = Vec::new();
+    let mut rows = Vec::with_capacity(grid.len());
     let mut present = 0usize;
     let mut scratch = Vec::new();
     for cells in grid {
         let Some(v) = cells.get(j).copied().flatten() else {
+            rows.push(0);
             continue;
         };
         present += 1;
         scratch.clear();
         crate::json::write_into(v, &mut scratch);
         let text = String::from_utf8_lossy(&scratch);
-        if let Some(&d) = index.get(text.as_ref()) {
-            distinct[d].1 += 1;
-        } else {
-            index.insert(text.to_string(), distinct.len());
-            texts.push(text.into_owned());
-            distinct.push((v, 1));
-        }
+        let d = match index.get(text.as_ref()) {
+            Some(&d) => {
+                distinct[d].1 += 1;
+                d
+            }
+            None => {
+                index.insert(text.into_owned(), distinct.len());
+                distinct.push((v, 1));
+                distinct.len() - 1
+            }
+        };
+        rows.push(d);
     }
     if distinct.len() == present {
         return None;
@@ -368,17 +370,13 @@ fn interning(
     let mut literal = 0usize;
     let mut interned = cost.cell(&format!("{:?}:[]", name));
     let mut buf = itoa::Buffer::new();
-    for (d, ((_, count), text)) in distinct.iter().zip(&texts).enumerate() {
+    for (text, &d) in &index {
+        let count = distinct[d].1;
         let c = cost.cell(text);
         literal += c * count;
         interned += c + cost.cell(buf.format(d)) * count;
     }
-    (interned < literal).then(|| {
-        (
-            distinct.into_iter().map(|(v, _)| v.clone()).collect(),
-            index,
-        )
-    })
+    (interned < literal).then(|| (distinct.into_iter().map(|(v, _)| v.clone()).collect(), rows))
 }
 
 #[cfg(test)]
