@@ -660,24 +660,16 @@ fn columnar_plan(
             Ok(out.map(Value::Object))
         }
         Value::Array(a) => {
-            let mut items: Option<Vec<Value>> = None;
-            for (i, item) in a.iter().enumerate() {
-                match columnar_plan(
+            let items = replace_items(a, |i, item| {
+                columnar_plan(
                     item,
                     intern,
                     &index_path(path, i),
                     level + 1,
                     max_depth,
                     choices,
-                )? {
-                    Some(new) => items.get_or_insert_with(|| a[..i].to_vec()).push(new),
-                    None => {
-                        if let Some(items) = &mut items {
-                            items.push(item.clone());
-                        }
-                    }
-                }
-            }
+                )
+            })?;
             let rows = items.as_deref().unwrap_or(a);
             let eligible =
                 !rows.is_empty() && Census::of(rows).is_some_and(|c| c.dense_enough(rows.len()));
@@ -697,6 +689,26 @@ fn columnar_plan(
         }
         _ => Ok(None),
     }
+}
+
+/// `items` with those that `replace` gives a new value for replaced, or
+/// `None` when it replaces none: nothing is copied until the first one.
+fn replace_items(
+    items: &[Value],
+    mut replace: impl FnMut(usize, &Value) -> Result<Option<Value>>,
+) -> Result<Option<Vec<Value>>> {
+    let mut out: Option<Vec<Value>> = None;
+    for (i, item) in items.iter().enumerate() {
+        match replace(i, item)? {
+            Some(new) => out.get_or_insert_with(|| items[..i].to_vec()).push(new),
+            None => {
+                if let Some(out) = &mut out {
+                    out.push(item.clone());
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Result<Value> {

@@ -15,7 +15,7 @@
 //! its hyphen line; the fragment puts it one level deeper, a slight
 //! overestimate that the document-level comparison corrects.
 
-use super::{Choice, Metric, TableForm};
+use super::{Choice, Metric, TableForm, replace_items};
 use crate::table::hoisted::{self, encoding_key};
 use crate::table::{Census, push_key, toon_tabular};
 use crate::tokens::Tokenizer;
@@ -125,22 +125,12 @@ impl<'o> Planner<'o> {
                     // Rows of primitives and field groups hold no collection.
                     return Ok(None);
                 }
-                let mut out: Option<Vec<Value>> = None;
-                for (i, item) in a.iter().enumerate() {
-                    let planned = if item.is_primitive() {
-                        None
-                    } else {
-                        self.value(item, indent + 1, &Path::Index(path, i), level + 1)?
-                    };
-                    match planned {
-                        Some(new) => out.get_or_insert_with(|| a[..i].to_vec()).push(new),
-                        None => {
-                            if let Some(out) = &mut out {
-                                out.push(item.clone());
-                            }
-                        }
+                let out = replace_items(a, |i, item| {
+                    if item.is_primitive() {
+                        return Ok(None);
                     }
-                }
+                    self.value(item, indent + 1, &Path::Index(path, i), level + 1)
+                })?;
                 Ok(out.map(Value::Array))
             }
             _ => Ok(None),
