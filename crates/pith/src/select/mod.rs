@@ -376,34 +376,23 @@ pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 /// wrapper, naming its JSON path; [`ErrorKind::DepthLimit`] when restored
 /// JSON cells nest beyond `max_depth`.
 pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
-    if let Value::Object(m) = &value
-        && is_wrapper(m)
-    {
-        let Value::Object(m) = value else {
-            return Ok(value);
-        };
-        let mut tag = None;
-        let mut inner = Value::Null;
-        for (k, v) in m {
-            if k == WRAPPER_TAG {
-                tag = Some(v);
-            } else {
-                inner = v;
+    match value {
+        Value::Object(mut m) if is_wrapper(&m) => {
+            let inner = m.remove(WRAPPER_VALUE).unwrap_or(Value::Null);
+            match m.remove(WRAPPER_TAG) {
+                Some(Value::String(s)) if s.parse::<Form>().is_ok() => Ok(inner),
+                other => Err(Error::at_path(
+                    ErrorKind::Type,
+                    WRAPPER_TAG,
+                    format!(
+                        "expected the name of a form in the wrapper, found {}",
+                        other.map_or_else(|| "nothing".to_owned(), |v| tables::describe(&v))
+                    ),
+                )),
             }
         }
-        return match tag {
-            Some(Value::String(s)) if s.parse::<Form>().is_ok() => Ok(inner),
-            other => Err(Error::at_path(
-                ErrorKind::Type,
-                WRAPPER_TAG,
-                format!(
-                    "expected the name of a form in the wrapper, found {}",
-                    other.map_or_else(|| "nothing".to_owned(), |v| tables::describe(&v))
-                ),
-            )),
-        };
+        value => restore_tree(value, "", 0, max_depth),
     }
-    restore_tree(value, "", 0, max_depth)
 }
 
 /// Every candidate's size, and what `auto` chose.
