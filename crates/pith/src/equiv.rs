@@ -31,9 +31,15 @@ pub fn equivalent(expected: &Value, actual: &Value) -> bool {
 /// are equivalent.
 pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
     // Explicit stack: values nested beyond the call stack's reach compare too.
-    let mut stack: Vec<(&Value, &Value, bool, String)> =
-        vec![(expected, actual, false, String::new())];
-    while let Some((a, b, reorderable, path)) = stack.pop() {
+    // Each entry holds the length of its parent's path and its own step; the
+    // path is kept as steps and written out only for a difference.
+    let mut stack: Vec<(&Value, &Value, bool, usize, Option<Step>)> =
+        vec![(expected, actual, false, 0, None)];
+    let mut path: Vec<Step> = Vec::new();
+    while let Some((a, b, reorderable, parent, step)) = stack.pop() {
+        path.truncate(parent);
+        path.extend(step);
+        let here = path.len();
         match (a, b) {
             (Value::Array(x), Value::Array(y)) => {
                 if x.len() != y.len() {
@@ -44,7 +50,7 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
                 }
                 let rows = x.iter().all(|v| matches!(v, Value::Object(_)));
                 for (i, (p, q)) in x.iter().zip(y).enumerate().rev() {
-                    stack.push((p, q, rows, format!("{path}[{i}]")));
+                    stack.push((p, q, rows, here, Some(Step::Index(i))));
                 }
             }
             (Value::Object(x), Value::Object(y)) => {
@@ -57,7 +63,7 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
                 // Rows' nested objects (field groups) follow the header too;
                 // so do the values of an object of objects (a keyed table).
                 let keyed = reorderable || x.values().all(|v| matches!(v, Value::Object(_)));
-                let mut children = Vec::with_capacity(x.len());
+                let first = stack.len();
                 for (i, (k, v)) in x.iter().enumerate() {
                     let other = if reorderable {
                         y.get(k)
@@ -67,9 +73,10 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
                     let Some(w) = other else {
                         return Some(at(&path, missing_key(k, i, y, reorderable)));
                     };
-                    children.push((v, w, keyed, child_path(&path, k)));
+                    stack.push((v, w, keyed, here, Some(Step::Key(k))));
                 }
-                stack.extend(children.into_iter().rev());
+                // The first key is compared first.
+                stack[first..].reverse();
             }
             _ if a == b => {}
             _ => {
@@ -83,6 +90,13 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
     None
 }
 
+/// One step down from a container.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
 fn missing_key(k: &str, i: usize, y: &Map, reorderable: bool) -> String {
     match y.get_index(i) {
         Some((l, _)) if !reorderable && y.contains_key(k) => {
@@ -92,17 +106,23 @@ fn missing_key(k: &str, i: usize, y: &Map, reorderable: bool) -> String {
     }
 }
 
-fn at(path: &str, msg: String) -> String {
+fn at(path: &[Step], msg: String) -> String {
     if path.is_empty() {
-        format!("$: {msg}")
-    } else {
-        format!("{path}: {msg}")
+        return format!("$: {msg}");
     }
+    let mut p = String::new();
+    for step in path {
+        match step {
+            Step::Index(i) => {
+                let _ = write!(p, "[{i}]");
+            }
+            Step::Key(key) => push_key(&mut p, key),
+        }
+    }
+    format!("{p}: {msg}")
 }
 
-fn child_path(path: &str, key: &str) -> String {
-    let mut p = String::with_capacity(path.len() + key.len() + 1);
-    p.push_str(path);
+fn push_key(p: &mut String, key: &str) {
     let plain = key
         .bytes()
         .enumerate()
@@ -115,7 +135,6 @@ fn child_path(path: &str, key: &str) -> String {
     } else {
         let _ = write!(p, "[{key:?}]");
     }
-    p
 }
 
 /// A short rendering of a value for messages.

@@ -284,3 +284,59 @@ fn the_seed_decoder_and_pith_agree_on_the_seed_examples() {
     assert_eq!(decode_table(&t).unwrap(), want);
     assert_eq!(seed_decode_table(&t), want);
 }
+
+#[test]
+fn the_seed_example_decodes() {
+    let t = pith::json::parse(
+        r#"{"cols":["id","title","agent","model"],
+            "dict":{"agent":["build","executor-gpt"],"model":[{"id":"claude-opus","provider":"anthropic"}]},
+            "rows":[["ses_a1","Fix retry bug",0,0],["ses_b2","Cost audit",1,0]]}"#,
+    )
+    .unwrap();
+    let want = pith::json::parse(
+        r#"[{"id":"ses_a1","title":"Fix retry bug","agent":"build","model":{"id":"claude-opus","provider":"anthropic"}},
+            {"id":"ses_b2","title":"Cost audit","agent":"executor-gpt","model":{"id":"claude-opus","provider":"anthropic"}}]"#,
+    )
+    .unwrap();
+    assert_eq!(decode_table(&t).unwrap(), want);
+    assert_eq!(seed_decode_table(&t), want);
+}
+
+#[test]
+fn interning_writes_indices_only_where_it_saves() {
+    let rows: Vec<Value> = (0..20)
+        .map(|i| {
+            pith::json::parse(&format!(
+                r#"{{"id":{i},"dir":"/projects/application/src","n":{}}}"#,
+                i % 3
+            ))
+            .unwrap()
+        })
+        .collect();
+    for intern in [Intern::Bytes, Intern::Tokens(TokenizerKind::O200k)] {
+        let t = encode_table(&rows, intern).unwrap();
+        let dict = t.get("dict").unwrap().as_object().unwrap();
+        assert_eq!(dict.keys().collect::<Vec<_>>(), ["dir"], "{intern:?}");
+        assert_eq!(decode_table(&t).unwrap(), Value::Array(rows.clone()));
+        assert_eq!(seed_decode_table(&t), Value::Array(rows.clone()));
+    }
+    let t = encode_table(&rows, Intern::Never).unwrap();
+    assert!(t.get("dict").unwrap().as_object().unwrap().is_empty());
+}
+
+#[test]
+fn the_seed_decoder_reads_the_extension() {
+    let rows =
+        pith::json::parse(r#"[{"a":1,"b":null,"c":2},{"c":3},{"a":4},{"d":[],"a":{}}]"#).unwrap();
+    let t = encode_table(rows.as_array().unwrap(), Intern::Bytes).unwrap();
+    assert!(equivalent(&rows, &decode_table(&t).unwrap()));
+    // The seed's decoder sees everything but the absent cells before a
+    // row's last present one, which it reads as null.
+    assert_eq!(
+        seed_decode_table(&t),
+        pith::json::parse(
+            r#"[{"a":1,"b":null,"c":2},{"a":null,"b":null,"c":3},{"a":4},{"a":{},"b":null,"c":null,"d":[]}]"#
+        )
+        .unwrap()
+    );
+}

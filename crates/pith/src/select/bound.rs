@@ -97,21 +97,9 @@ impl Surveyor {
             Value::Object(m) => self.object(m, level),
             Value::Array(a) => self.array(a, level, false),
             Value::String(s) => self.string(s),
-            Value::Number(_) => match self.size {
-                Size::Bytes => self.bytes += 1,
-                Size::TokenFloor => self.runs.push(Class::Digit),
-                Size::Skip => {}
-            },
-            Value::Bool(b) => match self.size {
-                Size::Bytes => self.bytes += if *b { 4 } else { 5 },
-                Size::TokenFloor => self.runs.push(Class::Letter),
-                Size::Skip => {}
-            },
-            Value::Null => match self.size {
-                Size::Bytes => self.bytes += 4,
-                Size::TokenFloor => self.runs.push(Class::Letter),
-                Size::Skip => {}
-            },
+            Value::Number(_) => self.unit(1, Class::Digit),
+            Value::Bool(b) => self.unit(if *b { 4 } else { 5 }, Class::Letter),
+            Value::Null => self.unit(4, Class::Letter),
         }
     }
 
@@ -189,9 +177,16 @@ impl Surveyor {
     /// A structural character: a brace, bracket, comma or colon.
     #[inline]
     fn punct(&mut self, _: u8) {
+        self.unit(1, Class::Punct);
+    }
+
+    /// Something JSON writes in `bytes` bytes and the token floor counts as
+    /// one character of class `class`.
+    #[inline]
+    fn unit(&mut self, bytes: usize, class: Class) {
         match self.size {
-            Size::Bytes => self.bytes += 1,
-            Size::TokenFloor => self.runs.push(Class::Punct),
+            Size::Bytes => self.bytes += bytes,
+            Size::TokenFloor => self.runs.push(class),
             Size::Skip => {}
         }
     }

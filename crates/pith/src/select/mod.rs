@@ -376,34 +376,23 @@ pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 /// wrapper, naming its JSON path; [`ErrorKind::DepthLimit`] when restored
 /// JSON cells nest beyond `max_depth`.
 pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
-    if let Value::Object(m) = &value
-        && is_wrapper(m)
-    {
-        let Value::Object(m) = value else {
-            return Ok(value);
-        };
-        let mut tag = None;
-        let mut inner = Value::Null;
-        for (k, v) in m {
-            if k == WRAPPER_TAG {
-                tag = Some(v);
-            } else {
-                inner = v;
+    match value {
+        Value::Object(mut m) if is_wrapper(&m) => {
+            let inner = m.remove(WRAPPER_VALUE).unwrap_or(Value::Null);
+            match m.remove(WRAPPER_TAG) {
+                Some(Value::String(s)) if s.parse::<Form>().is_ok() => Ok(inner),
+                other => Err(Error::at_path(
+                    ErrorKind::Type,
+                    WRAPPER_TAG,
+                    format!(
+                        "expected the name of a form in the wrapper, found {}",
+                        other.map_or_else(|| "nothing".to_owned(), |v| tables::describe(&v))
+                    ),
+                )),
             }
         }
-        return match tag {
-            Some(Value::String(s)) if s.parse::<Form>().is_ok() => Ok(inner),
-            other => Err(Error::at_path(
-                ErrorKind::Type,
-                WRAPPER_TAG,
-                format!(
-                    "expected the name of a form in the wrapper, found {}",
-                    other.map_or_else(|| "nothing".to_owned(), |v| hoisted::describe(&v))
-                ),
-            )),
-        };
+        value => restore_tree(value, "", 0, max_depth),
     }
-    restore_tree(value, "", 0, max_depth)
 }
 
 /// Every candidate's size, and what `auto` chose.
@@ -660,24 +649,16 @@ fn columnar_plan(
             Ok(out.map(Value::Object))
         }
         Value::Array(a) => {
-            let mut items: Option<Vec<Value>> = None;
-            for (i, item) in a.iter().enumerate() {
-                match columnar_plan(
+            let items = replace_items(a, |i, item| {
+                columnar_plan(
                     item,
                     intern,
                     &index_path(path, i),
                     level + 1,
                     max_depth,
                     choices,
-                )? {
-                    Some(new) => items.get_or_insert_with(|| a[..i].to_vec()).push(new),
-                    None => {
-                        if let Some(items) = &mut items {
-                            items.push(item.clone());
-                        }
-                    }
-                }
-            }
+                )
+            })?;
             let rows = items.as_deref().unwrap_or(a);
             let eligible =
                 !rows.is_empty() && Census::of(rows).is_some_and(|c| c.dense_enough(rows.len()));
@@ -697,6 +678,26 @@ fn columnar_plan(
         }
         _ => Ok(None),
     }
+}
+
+/// `items` with those that `replace` gives a new value for replaced, or
+/// `None` when it replaces none: nothing is copied until the first one.
+fn replace_items(
+    items: &[Value],
+    mut replace: impl FnMut(usize, &Value) -> Result<Option<Value>>,
+) -> Result<Option<Vec<Value>>> {
+    let mut out: Option<Vec<Value>> = None;
+    for (i, item) in items.iter().enumerate() {
+        match replace(i, item)? {
+            Some(new) => out.get_or_insert_with(|| items[..i].to_vec()).push(new),
+            None => {
+                if let Some(out) = &mut out {
+                    out.push(item.clone());
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Result<Value> {
@@ -725,7 +726,7 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
         Value::Object(mut m) => {
             let pairs: Vec<String> = tables::hoisted_pairs(&m).map(str::to_owned).collect();
             for k in &pairs {
-                let meta_key = format!("{k}{}", hoisted::ENCODING_SUFFIX);
+                let meta_key = hoisted::encoding_key(k);
                 let meta_path = key_path(path, &meta_key);
                 let meta = m.remove(&meta_key).unwrap_or(Value::Null);
                 let enc = hoisted::Encoding::read(&meta, &meta_path)?;

@@ -15,8 +15,8 @@
 //! its hyphen line; the fragment puts it one level deeper, a slight
 //! overestimate that the document-level comparison corrects.
 
-use super::{Choice, Metric, TableForm};
-use crate::table::hoisted::{self, ENCODING_SUFFIX};
+use super::{Choice, Metric, TableForm, replace_items};
+use crate::table::hoisted::{self, encoding_key};
 use crate::table::{Census, push_key, toon_tabular};
 use crate::tokens::Tokenizer;
 use crate::toon::EncodeOptions;
@@ -125,22 +125,12 @@ impl<'o> Planner<'o> {
                     // Rows of primitives and field groups hold no collection.
                     return Ok(None);
                 }
-                let mut out: Option<Vec<Value>> = None;
-                for (i, item) in a.iter().enumerate() {
-                    let planned = if item.is_primitive() {
-                        None
-                    } else {
-                        self.value(item, indent + 1, &Path::Index(path, i), level + 1)?
-                    };
-                    match planned {
-                        Some(new) => out.get_or_insert_with(|| a[..i].to_vec()).push(new),
-                        None => {
-                            if let Some(out) = &mut out {
-                                out.push(item.clone());
-                            }
-                        }
+                let out = replace_items(a, |i, item| {
+                    if item.is_primitive() {
+                        return Ok(None);
                     }
-                }
+                    self.value(item, indent + 1, &Path::Index(path, i), level + 1)
+                })?;
                 Ok(out.map(Value::Array))
             }
             _ => Ok(None),
@@ -194,7 +184,7 @@ impl<'o> Planner<'o> {
                 Member::Hoist(rows, meta) => {
                     let mut o = start(&mut out);
                     o.push_unique(k.clone(), rows);
-                    o.push_unique(format!("{k}{ENCODING_SUFFIX}"), meta);
+                    o.push_unique(encoding_key(k), meta);
                     out = Some(o);
                 }
             }
@@ -214,7 +204,7 @@ impl<'o> Planner<'o> {
         if rows.len() < 2 || !rows.iter().all(|r| matches!(r, Value::Object(_))) {
             return false;
         }
-        if m.contains_key(&format!("{k}{ENCODING_SUFFIX}")) || self.tabular(rows, level) {
+        if m.contains_key(&encoding_key(k)) || self.tabular(rows, level) {
             return false;
         }
         Census::of(rows).is_some_and(|c| !c.columns.is_empty() && c.dense_enough(rows.len()))
@@ -239,39 +229,40 @@ impl<'o> Planner<'o> {
             Ok((Value::Array(t.rows), t.encoding.to_value()))
         };
         let (form, cells, meta) = match self.mode {
-            Mode::Seed => {
-                let (cells, meta) = table(TableForm::Hoisted)?;
-                (TableForm::Hoisted, cells, meta)
-            }
-            Mode::Compact => {
-                let (cells, meta) = table(TableForm::HoistedCompact)?;
-                (TableForm::HoistedCompact, cells, meta)
+            Mode::Seed | Mode::Compact => {
+                let form = if self.mode == Mode::Seed {
+                    TableForm::Hoisted
+                } else {
+                    TableForm::HoistedCompact
+                };
+                let (cells, meta) = table(form)?;
+                (form, cells, meta)
             }
             Mode::Best => {
                 let seed = table(TableForm::Hoisted)?;
-                let (cells, meta) = table(TableForm::HoistedCompact)?;
+                let compact = table(TableForm::HoistedCompact)?;
                 // The cheaper table, the seed's form on a tie: the compact
                 // form (usually the cheaper) is counted first, so that the
                 // seed's is counted only as far as needed to tell.
-                let (cost, cells, meta) = self.cost(k, cells, meta, indent, usize::MAX)?;
-                let Some(mut cost) = cost else {
+                let meta_key = encoding_key(k);
+                let Some(compact_cost) = self.cost(
+                    &[(k, &compact.0), (&meta_key, &compact.1)],
+                    indent,
+                    usize::MAX,
+                )?
+                else {
                     // Unbounded, so never: but without a cost, keep the member.
                     return Ok(Member::Keep(planned));
                 };
-                let mut form = TableForm::HoistedCompact;
-                let (seed_cost, seed_cells, seed_meta) =
-                    self.cost(k, seed.0, seed.1, indent, cost)?;
-                let (cells, meta) = match seed_cost {
-                    Some(c) => {
-                        (cost, form) = (c, TableForm::Hoisted);
-                        (seed_cells, seed_meta)
-                    }
-                    None => (cells, meta),
-                };
+                let (cost, form, (cells, meta)) =
+                    match self.cost(&[(k, &seed.0), (&meta_key, &seed.1)], indent, compact_cost)? {
+                        Some(c) => (c, TableForm::Hoisted, seed),
+                        None => (compact_cost, TableForm::HoistedCompact, compact),
+                    };
                 // Then TOON as it stands, which keeps the member unless
                 // dearer than that table: counted only as far as needed to tell.
                 let standard = planned.as_ref().unwrap_or(value);
-                if self.standard_cost(k, standard, indent, cost)?.is_some() {
+                if self.cost(&[(k, standard)], indent, cost)?.is_some() {
                     return Ok(Member::Keep(planned));
                 }
                 (form, cells, meta)
@@ -284,45 +275,22 @@ impl<'o> Planner<'o> {
         Ok(Member::Hoist(cells, meta))
     }
 
-    /// The cost of member `k: v` and its metadata `meta` at indentation
-    /// `indent` when at most `bound` (`None` when more); hands both back.
+    /// The cost of `members` (`key: value` each, in order) written as an
+    /// object's fields at indentation `indent`, when at most `bound`
+    /// (`None` when more).
     fn cost(
         &mut self,
-        k: &str,
-        v: Value,
-        meta: Value,
-        indent: usize,
-        bound: usize,
-    ) -> Result<(Option<usize>, Value, Value)> {
-        let mut m = Map::with_capacity(2);
-        m.push_unique(k.to_owned(), v);
-        let meta_key = format!("{k}{ENCODING_SUFFIX}");
-        m.push_unique(meta_key.clone(), meta);
-        let fragment = Value::Object(m);
-        self.scratch.clear();
-        let rendered = crate::toon::encode_into(&fragment, self.toon, &mut self.scratch);
-        let (v, meta) = match fragment {
-            Value::Object(mut m) => {
-                let meta = m.remove(&meta_key).unwrap_or(Value::Null);
-                (m.remove(k).unwrap_or(Value::Null), meta)
-            }
-            other => (other, Value::Null),
-        };
-        rendered?;
-        Ok((self.measure(indent, bound), v, meta))
-    }
-
-    /// The cost of member `k: v` at indentation `indent` when at most
-    /// `bound` (`None` when more).
-    fn standard_cost(
-        &mut self,
-        k: &str,
-        v: &Value,
+        members: &[(&str, &Value)],
         indent: usize,
         bound: usize,
     ) -> Result<Option<usize>> {
         self.scratch.clear();
-        crate::toon::encode_member_into(k, v, self.toon, &mut self.scratch)?;
+        for (i, (k, v)) in members.iter().enumerate() {
+            if i > 0 {
+                self.scratch.push(b'\n');
+            }
+            crate::toon::encode_member_into(k, v, self.toon, &mut self.scratch)?;
+        }
         Ok(self.measure(indent, bound))
     }
 

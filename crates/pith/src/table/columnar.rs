@@ -42,9 +42,9 @@
 //!
 //! Rows with a key order other than `cols` come back in `cols` order.
 
-use super::{Census, index_path, key_path};
+use super::{Census, bad, index_path, key_path, row_index};
 use crate::tokens::{Tokenizer, TokenizerKind};
-use crate::{Error, ErrorKind, Map, Number, Result, Value};
+use crate::{Error, ErrorKind, Map, Result, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Which columns [`encode_table`] interns.
@@ -94,8 +94,8 @@ pub fn encode_table(rows: &[Value], intern: Intern) -> Result<Value> {
 
     let cost = Cost::new(intern);
     let mut dict = Map::new();
-    // Per column: the index of each distinct value's JSON text, when interned.
-    let mut interned: Vec<Option<HashMap<String, usize>>> = vec![None; ncols];
+    // Per interned column: each row's index into its dict entry.
+    let mut interned: Vec<Option<Vec<usize>>> = vec![None; ncols];
     if intern != Intern::Never {
         for (j, name) in census.columns.iter().enumerate() {
             if let Some((values, index)) = interning(&grid, j, name, &cost) {
@@ -107,7 +107,6 @@ pub fn encode_table(rows: &[Value], intern: Intern) -> Result<Value> {
 
     let mut absent: Vec<Vec<Value>> = vec![Vec::new(); ncols];
     let mut out_rows = Vec::with_capacity(grid.len());
-    let mut scratch = Vec::new();
     for (i, cells) in grid.iter().enumerate() {
         let len = cells.iter().rposition(Option::is_some).map_or(0, |p| p + 1);
         let mut row = Vec::with_capacity(len);
@@ -117,12 +116,7 @@ pub fn encode_table(rows: &[Value], intern: Intern) -> Result<Value> {
                     absent[j].push(Value::from(i));
                     Value::Null
                 }
-                (Some(v), Some(index)) => {
-                    scratch.clear();
-                    crate::json::write_into(v, &mut scratch);
-                    let text = String::from_utf8_lossy(&scratch);
-                    Value::from(index.get(text.as_ref()).copied().unwrap_or(0))
-                }
+                (Some(_), Some(index)) => Value::from(index[i]),
                 (Some(v), None) => (*v).clone(),
             });
         }
@@ -170,7 +164,7 @@ pub fn decode_table(table: &Value) -> Result<Value> {
             "$",
             format!(
                 "expected a table (cols, dict and rows), an array or null, found {}",
-                super::hoisted::describe(other)
+                super::describe(other)
             ),
         )),
     }
@@ -257,10 +251,7 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
                 return Err(bad(&at, "an array of row indices", &list));
             };
             for (i, r) in list.iter().enumerate() {
-                let row = r
-                    .as_number()
-                    .and_then(Number::as_u64)
-                    .and_then(|n| usize::try_from(n).ok())
+                let row = row_index(r)
                     .filter(|n| *n < rows.len())
                     .ok_or_else(|| bad(&index_path(&at, i), "a row index", r))?;
                 gone.insert((row, j));
@@ -337,33 +328,41 @@ impl Cost {
     }
 }
 
-/// The dict entry and value index of column `j`, when interning it saves.
+/// The dict entry of column `j` and each row's index into it (meaningless
+/// where the cell is absent), when interning it saves.
 fn interning(
     grid: &[Vec<Option<&Value>>],
     j: usize,
     name: &str,
     cost: &Cost,
-) -> Option<(Vec<Value>, HashMap<String, usize>)> {
+) -> Option<(Vec<Value>, Vec<usize>)> {
+    // Each distinct value's JSON text, and its index in `distinct`.
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut distinct: Vec<(&Value, usize)> = Vec::new();
-    let mut texts: Vec<String> = Vec::new();
+    let mut rows = Vec::with_capacity(grid.len());
     let mut present = 0usize;
     let mut scratch = Vec::new();
     for cells in grid {
         let Some(v) = cells.get(j).copied().flatten() else {
+            rows.push(0);
             continue;
         };
         present += 1;
         scratch.clear();
         crate::json::write_into(v, &mut scratch);
         let text = String::from_utf8_lossy(&scratch);
-        if let Some(&d) = index.get(text.as_ref()) {
-            distinct[d].1 += 1;
-        } else {
-            index.insert(text.to_string(), distinct.len());
-            texts.push(text.into_owned());
-            distinct.push((v, 1));
-        }
+        let d = match index.get(text.as_ref()) {
+            Some(&d) => {
+                distinct[d].1 += 1;
+                d
+            }
+            None => {
+                index.insert(text.into_owned(), distinct.len());
+                distinct.push((v, 1));
+                distinct.len() - 1
+            }
+        };
+        rows.push(d);
     }
     if distinct.len() == present {
         return None;
@@ -371,28 +370,13 @@ fn interning(
     let mut literal = 0usize;
     let mut interned = cost.cell(&format!("{:?}:[]", name));
     let mut buf = itoa::Buffer::new();
-    for (d, ((_, count), text)) in distinct.iter().zip(&texts).enumerate() {
+    for (text, &d) in &index {
+        let count = distinct[d].1;
         let c = cost.cell(text);
         literal += c * count;
         interned += c + cost.cell(buf.format(d)) * count;
     }
-    (interned < literal).then(|| {
-        (
-            distinct.into_iter().map(|(v, _)| v.clone()).collect(),
-            index,
-        )
-    })
-}
-
-fn bad(path: &str, expected: &str, found: &Value) -> Error {
-    Error::at_path(
-        ErrorKind::Type,
-        path,
-        format!(
-            "expected {expected}, found {}",
-            super::hoisted::describe(found)
-        ),
-    )
+    (interned < literal).then(|| (distinct.into_iter().map(|(v, _)| v.clone()).collect(), rows))
 }
 
 #[cfg(test)]
@@ -401,50 +385,6 @@ mod tests {
 
     fn j(s: &str) -> Value {
         crate::json::parse(s).unwrap()
-    }
-
-    /// The seed's reference decoder, transcribed: `undefined` (a short row)
-    /// drops the key, as `JSON.stringify` does.
-    fn seed_decode(t: &Value) -> Value {
-        let cols = t.get("cols").unwrap().as_array().unwrap();
-        let empty = Map::new();
-        let dict = t.get("dict").and_then(Value::as_object).unwrap_or(&empty);
-        let rows = t.get("rows").unwrap().as_array().unwrap();
-        Value::Array(
-            rows.iter()
-                .map(|row| {
-                    let row = row.as_array().unwrap();
-                    let mut o = Map::new();
-                    for (i, c) in cols.iter().enumerate() {
-                        let c = c.as_str().unwrap();
-                        let Some(v) = row.get(i) else { continue };
-                        let v = match (dict.get(c).and_then(Value::as_array), v) {
-                            (Some(d), Value::Number(n)) => n
-                                .as_u64()
-                                .and_then(|k| d.get(k as usize))
-                                .cloned()
-                                .unwrap_or_else(|| v.clone()),
-                            _ => v.clone(),
-                        };
-                        o.insert(c, v);
-                    }
-                    Value::Object(o)
-                })
-                .collect(),
-        )
-    }
-
-    #[test]
-    fn seed_example_decodes() {
-        let t = j(r#"{"cols":["id","title","agent","model"],
-            "dict":{"agent":["build","executor-gpt"],"model":[{"id":"claude-opus","provider":"anthropic"}]},
-            "rows":[["ses_a1","Fix retry bug",0,0],["ses_b2","Cost audit",1,0]]}"#);
-        let want = j(
-            r#"[{"id":"ses_a1","title":"Fix retry bug","agent":"build","model":{"id":"claude-opus","provider":"anthropic"}},
-            {"id":"ses_b2","title":"Cost audit","agent":"executor-gpt","model":{"id":"claude-opus","provider":"anthropic"}}]"#,
-        );
-        assert_eq!(decode_table(&t).unwrap(), want);
-        assert_eq!(seed_decode(&t), want);
     }
 
     #[test]
@@ -456,42 +396,6 @@ mod tests {
         assert_eq!(
             decode_table(&t).unwrap(),
             j(r#"[{"a":"x"},{"a":1},{"a":0.5},{"a":-1},{"a":"s"},{"a":null}]"#)
-        );
-    }
-
-    #[test]
-    fn interning_writes_indices_only_where_it_saves() {
-        let rows: Vec<Value> = (0..20)
-            .map(|i| {
-                j(&format!(
-                    r#"{{"id":{i},"dir":"/projects/application/src","n":{}}}"#,
-                    i % 3
-                ))
-            })
-            .collect();
-        for intern in [Intern::Bytes, Intern::Tokens(TokenizerKind::O200k)] {
-            let t = encode_table(&rows, intern).unwrap();
-            let dict = t.get("dict").unwrap().as_object().unwrap();
-            assert_eq!(dict.keys().collect::<Vec<_>>(), ["dir"], "{intern:?}");
-            assert_eq!(decode_table(&t).unwrap(), Value::Array(rows.clone()));
-            assert_eq!(seed_decode(&t), Value::Array(rows.clone()));
-        }
-        let t = encode_table(&rows, Intern::Never).unwrap();
-        assert!(t.get("dict").unwrap().as_object().unwrap().is_empty());
-    }
-
-    #[test]
-    fn the_seed_decoder_reads_the_extension() {
-        let rows = j(r#"[{"a":1,"b":null,"c":2},{"c":3},{"a":4},{"d":[],"a":{}}]"#);
-        let t = encode_table(rows.as_array().unwrap(), Intern::Bytes).unwrap();
-        assert!(crate::equiv::equivalent(&rows, &decode_table(&t).unwrap()));
-        // The seed's decoder sees everything but the absent cells before a
-        // row's last present one, which it reads as null.
-        assert_eq!(
-            seed_decode(&t),
-            j(
-                r#"[{"a":1,"b":null,"c":2},{"a":null,"b":null,"c":3},{"a":4},{"a":{},"b":null,"c":null,"d":[]}]"#
-            )
         );
     }
 

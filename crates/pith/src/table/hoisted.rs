@@ -66,7 +66,7 @@
 //! fails with an error naming the row and the column; every other cell is
 //! taken as it is. Metadata with other keys, or of other types, is refused.
 
-use super::{Census, Shape, index_path, key_path};
+use super::{Census, Shape, bad, index_path, key_path, row_index};
 use crate::json::ParseOptions;
 use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Map, Number, Result, Value};
 use std::collections::HashMap;
@@ -193,7 +193,7 @@ impl Encoding {
                             match pair.as_array().map(Vec::as_slice) {
                                 Some([row, Value::String(c)]) => {
                                     enc.absent
-                                        .push((row_index(row, &index_path(&at, 0))?, c.clone()));
+                                        .push((absent_row(row, &index_path(&at, 0))?, c.clone()));
                                 }
                                 _ => return Err(bad(&at, "a [row, column] pair", pair)),
                             }
@@ -208,7 +208,7 @@ impl Encoding {
                             };
                             for (i, row) in rows.iter().enumerate() {
                                 enc.absent
-                                    .push((row_index(row, &index_path(&at, i))?, c.clone()));
+                                    .push((absent_row(row, &index_path(&at, i))?, c.clone()));
                             }
                         }
                     }
@@ -351,6 +351,14 @@ pub fn read_list(cell: &str) -> Result<Vec<Value>> {
 }
 
 // ---------------------------------------------------------------------------
+
+/// The key of collection `key`'s metadata: `key` followed by [`ENCODING_SUFFIX`].
+pub(crate) fn encoding_key(key: &str) -> String {
+    let mut meta = String::with_capacity(key.len() + ENCODING_SUFFIX.len());
+    meta.push_str(key);
+    meta.push_str(ENCODING_SUFFIX);
+    meta
+}
 
 /// How the compact form writes a column.
 enum Codec<'a> {
@@ -714,34 +722,9 @@ fn names(v: &Value, path: &str) -> Result<Vec<String>> {
         .collect()
 }
 
-fn row_index(v: &Value, path: &str) -> Result<usize> {
-    v.as_number()
-        .and_then(Number::as_u64)
-        .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| bad(path, "a row index", v))
-}
-
-fn bad(path: &str, expected: &str, found: &Value) -> Error {
-    Error::at_path(
-        ErrorKind::Type,
-        path,
-        format!("expected {expected}, found {}", describe(found)),
-    )
-}
-
-/// A value named for a message: its type, and its text when short.
-pub(crate) fn describe(v: &Value) -> String {
-    match v {
-        Value::Array(_) | Value::Object(_) => v.type_name().to_owned(),
-        _ => {
-            let text = crate::json::to_string(v);
-            if text.chars().count() <= 40 {
-                format!("{} {text}", v.type_name())
-            } else {
-                v.type_name().to_owned()
-            }
-        }
-    }
+/// An `absent` entry's row, at `path` for the message.
+fn absent_row(v: &Value, path: &str) -> Result<usize> {
+    row_index(v).ok_or_else(|| bad(path, "a row index", v))
 }
 
 #[cfg(test)]

@@ -36,9 +36,7 @@ pub fn is_hoisted_pair(map: &Map, key: &str) -> bool {
     let Some(Value::Array(_)) = map.get(key) else {
         return false;
     };
-    let mut meta = String::with_capacity(key.len() + hoisted::ENCODING_SUFFIX.len());
-    meta.push_str(key);
-    meta.push_str(hoisted::ENCODING_SUFFIX);
+    let meta = hoisted::encoding_key(key);
     matches!(map.get(&meta), Some(Value::Object(m)) if m.contains_key(hoisted::JSON_COLUMNS))
 }
 
@@ -274,6 +272,37 @@ pub(crate) fn key_path(path: &str, key: &str) -> String {
     let mut p = path.to_owned();
     push_key(&mut p, key);
     p
+}
+
+/// A [`ErrorKind::Type`] error at `path`: `expected {expected}, found {found}`.
+pub(crate) fn bad(path: &str, expected: &str, found: &Value) -> Error {
+    Error::at_path(
+        ErrorKind::Type,
+        path,
+        format!("expected {expected}, found {}", describe(found)),
+    )
+}
+
+/// A value named for a message: its type, and its text when short.
+pub(crate) fn describe(v: &Value) -> String {
+    match v {
+        Value::Array(_) | Value::Object(_) => v.type_name().to_owned(),
+        _ => {
+            let text = crate::json::to_string(v);
+            if text.chars().count() <= 40 {
+                format!("{} {text}", v.type_name())
+            } else {
+                v.type_name().to_owned()
+            }
+        }
+    }
+}
+
+/// A row index written in table metadata: a non-negative integer.
+pub(crate) fn row_index(v: &Value) -> Option<usize> {
+    v.as_number()
+        .and_then(crate::Number::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
 }
 
 #[cfg(test)]
