@@ -2,11 +2,11 @@
 //! with an `output_budget_exceeded` notice.
 
 use crate::args::EncodeArgs;
+use crate::cmd::tokenizer_kind;
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
 use pith::Value;
 use pith::budget::{Budget, BudgetError, Cursor, FitOptions, Render, fit};
-use pith::tokens::TokenizerKind;
 use std::path::PathBuf;
 
 /// A checked `--budget`, `--tokenizer` and `--cursor`.
@@ -29,17 +29,13 @@ impl Request {
         let budget: Budget = budget
             .parse()
             .map_err(|e: pith::budget::InvalidBudget| Failure::Usage(e.to_string()))?;
-        let tokenizer: TokenizerKind = a
-            .tokenizer
-            .parse()
-            .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))?;
-        let cursor = match &a.cursor {
-            Some(c) => Some(
-                c.parse::<Cursor>()
-                    .map_err(|e| Failure::Usage(e.to_string()))?,
-            ),
-            None => None,
-        };
+        let tokenizer = tokenizer_kind(&a.tokenizer)?;
+        let cursor = a
+            .cursor
+            .as_deref()
+            .map(str::parse::<Cursor>)
+            .transpose()
+            .map_err(|e| Failure::Usage(e.to_string()))?;
         // Unbounded without a cursor is plain `encode`: no receipts.
         if budget == Budget::Unbounded && cursor.is_none() {
             return Ok(None);

@@ -191,21 +191,22 @@ fn cut_to_budget(
     tokenizer: TokenizerKind,
     tokens_before: usize,
 ) -> Option<Rewritten> {
-    let fit_opts = FitOptions {
-        budget: Budget::Tokens(budget),
-        tokenizer,
-        cursor: None,
-    };
+    let fit_opts = FitOptions::new(Budget::Tokens(budget), tokenizer);
     let opts = auto_options(tokenizer);
     let renderer = |v: &Value| select::encode(v, &opts).map(|e| e.text);
-    let (text, cut) = match fit(value, &fit_opts, &renderer) {
+    // A fitted text comes with its exact count; only the notice needs one.
+    let (text, tokens_after, cut) = match fit(value, &fit_opts, &renderer) {
         Ok(fitted) => (
             fitted.text,
+            fitted.tokens,
             Cut::Rows {
                 omitted: fitted.rows_omitted,
             },
         ),
-        Err(BudgetError::Exceeded(e)) => (e.text, Cut::Exceeded),
+        Err(BudgetError::Exceeded(e)) => {
+            let tokens = Tokenizer::get(tokenizer).count(&e.text);
+            (e.text, tokens, Cut::Exceeded)
+        }
         Err(_) => return None,
     };
     let encoding = if text.starts_with(['{', '[']) {
@@ -213,7 +214,6 @@ fn cut_to_budget(
     } else {
         Encoding::Toon
     };
-    let tokens_after = Tokenizer::get(tokenizer).count(&text);
     Some(Rewritten {
         text,
         encoding,

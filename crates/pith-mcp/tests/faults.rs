@@ -364,18 +364,10 @@ fn byte_identical() -> Result<(), libtest_mimic::Failed> {
     received.push(s.recv().unwrap());
     s.close();
     assert!(s.wait().success());
-    let sent = std::fs::read(&log).unwrap();
-    let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
-    assert_eq!(sent.len(), received.len());
-    for (i, (a, b)) in sent.iter().zip(&received).enumerate() {
-        if i == 4 {
-            let (o, r) = (parse_line(a), parse_line(b));
-            assert_eq!(encodings(&r), ["toon"]);
-            assert_eq!(text_items(&o), text_items(&r));
-        } else {
-            assert!(a == b, "line {i} differs:\n{}\n{}", show(a), show(b));
-        }
-    }
+    only_rewritten(&log, &received, 4, "", |o, r| {
+        assert_eq!(encodings(r), ["toon"]);
+        assert_eq!(text_items(o), text_items(r));
+    });
     drop(dir);
     Ok(())
 }
@@ -415,24 +407,17 @@ fn every_revision() -> Result<(), libtest_mimic::Failed> {
         received.push(s.recv().unwrap());
         s.close();
         assert!(s.wait().success(), "{revision}");
-        let sent = std::fs::read(&log).unwrap();
-        let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
-        assert_eq!(sent.len(), received.len(), "{revision}");
         let call_at = received.len() - 2;
-        for (i, (a, b)) in sent.iter().zip(&received).enumerate() {
-            if i == call_at {
-                let (o, r) = (parse_line(a), parse_line(b));
-                assert_eq!(encodings(&r).len(), 1, "{revision}: rewritten");
-                assert_eq!(text_items(&o), text_items(&r), "{revision}");
-            } else {
-                assert!(
-                    a == b,
-                    "{revision}: line {i} differs:\n{}\n{}",
-                    show(a),
-                    show(b)
-                );
-            }
-        }
+        only_rewritten(
+            &log,
+            &received,
+            call_at,
+            &format!("{revision}: "),
+            |o, r| {
+                assert_eq!(encodings(r).len(), 1, "{revision}: rewritten");
+                assert_eq!(text_items(o), text_items(r), "{revision}");
+            },
+        );
         drop(dir);
     }
     Ok(())
@@ -703,6 +688,29 @@ fn call(id: impl std::fmt::Display, tool: &str, args: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
     )
+}
+
+/// Compares the lines the client received with those the server sent
+/// (its `log`): line `at`, a rewritten tool result, goes to `rewritten`
+/// (as sent, as received); every other line must pass byte for byte.
+/// `label` starts every message.
+fn only_rewritten(
+    log: &Path,
+    received: &[Vec<u8>],
+    at: usize,
+    label: &str,
+    rewritten: impl Fn(&Value, &Value),
+) {
+    let sent = std::fs::read(log).unwrap();
+    let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
+    assert_eq!(sent.len(), received.len(), "{label}");
+    for (i, (a, b)) in sent.iter().zip(received).enumerate() {
+        if i == at {
+            rewritten(&parse_line(a), &parse_line(b));
+        } else {
+            assert!(a == b, "{label}line {i} differs:\n{}\n{}", show(a), show(b));
+        }
+    }
 }
 
 fn parse_line(line: &[u8]) -> Value {

@@ -18,7 +18,7 @@ use pith::budget::{Budget, FitOptions, fit};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::{self, EncodeOptions};
 use std::time::{Duration, Instant};
-use support::{datasets, median};
+use support::{generated, median};
 
 #[path = "support/mod.rs"]
 mod support;
@@ -37,8 +37,7 @@ fn main() {
         "dataset", "form", "cold", "warm", "tokens", "cut"
     );
     for file in ["gen-flat-50k.json", "gen-nested-10k.json"] {
-        let text = std::fs::read_to_string(datasets().join("generated").join(file))
-            .unwrap_or_else(|e| panic!("{file}: {e} (set PITH_DATASETS)"));
+        let text = generated(file);
         let value: &'static Value =
             Box::leak(Box::new(pith::json::parse(&text).expect("dataset parses")));
         for form in ["toon", "json"] {

@@ -10,6 +10,10 @@ use pith::{Map, Value, json};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
 
+#[path = "support/datasets.rs"]
+mod datasets;
+use datasets::datasets;
+
 // ---------------------------------------------------------------------------
 // A reader of budgeted output, written from the module docs.
 
@@ -335,6 +339,11 @@ fn run(
     fit(doc, &opts, &render(format))
 }
 
+/// The smallest budget that works for `doc`, as the notice for a budget of 0 names it.
+fn minimum(doc: &Value, kind: TokenizerKind, format: Format) -> usize {
+    exceeded(run(doc, Budget::Tokens(0), kind, None, format)).minimum
+}
+
 fn exceeded(r: Result<Fitted, BudgetError>) -> Box<Exceeded> {
     match r {
         Err(BudgetError::Exceeded(e)) => e,
@@ -556,7 +565,7 @@ proptest! {
         format in formats(),
         extra in prop_oneof![Just(0usize), 0usize..150],
     ) {
-        let min = exceeded(run(&doc, Budget::Tokens(0), kind, None, format)).minimum;
+        let min = minimum(&doc, kind, format);
         follow_all(&doc, min + extra, kind, format);
     }
 }
@@ -645,14 +654,7 @@ fn roots_that_are_not_objects_are_wrapped() {
     ];
     for (text, cut) in cases {
         let doc = parse(text);
-        let min = exceeded(run(
-            &doc,
-            Budget::Tokens(0),
-            TokenizerKind::O200k,
-            None,
-            Format::Toon,
-        ))
-        .minimum;
+        let min = minimum(&doc, TokenizerKind::O200k, Format::Toon);
         let f = toon_fit(&doc, min);
         let reading = check_output(&doc, &f, min, TokenizerKind::O200k, Format::Toon);
         assert_eq!(
@@ -694,14 +696,7 @@ fn arrays_in_arrays_report_through_the_keyed_array() {
         r#"{{"grid":[[{0}],[1,2],[{0}]]}}"#,
         inner.join(",")
     ));
-    let min = exceeded(run(
-        &doc,
-        Budget::Tokens(0),
-        TokenizerKind::O200k,
-        None,
-        Format::Json,
-    ))
-    .minimum;
+    let min = minimum(&doc, TokenizerKind::O200k, Format::Json);
     let f = run(
         &doc,
         Budget::Tokens(min + 150),
@@ -905,14 +900,8 @@ fn large_table_fits() {
     assert!(f.tokens > 9_900, "the budget is used: {}", f.tokens);
 }
 
-/// A file of the shared datasets (`$PITH_DATASETS`, or `shared/datasets` beside the checkout).
+/// A file of the shared datasets.
 fn dataset(name: &str) -> String {
-    let dir = std::env::var_os("PITH_DATASETS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets")
-        });
-    let path = dir.join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (set PITH_DATASETS)", path.display()))
+    let path = datasets().join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -65,14 +65,8 @@ impl<'t, 'a> Builder<'t, 'a> {
     pub fn page(&mut self, path: &[usize]) -> Map {
         self.path = path.to_vec();
         let mut root = Map::new();
-        let Some(&id) = self.tree.roots.first() else {
-            return root;
-        };
-        let mut nested = Vec::new();
-        let rows = self.array(id, &mut Vec::new(), &mut nested);
-        root.push_unique(RESULT.to_owned(), rows);
-        if let Some(receipt) = self.receipt(id, None, nested) {
-            root.push_unique(format!("{RESULT}{}", self.suffix), receipt);
+        if let Some(&id) = self.tree.roots.first() {
+            self.keyed(&mut root, RESULT, id);
         }
         root
     }
@@ -109,6 +103,12 @@ impl<'t, 'a> Builder<'t, 'a> {
             out.push_unique(key.to_owned(), Value::Array(rows.to_vec()));
             return;
         };
+        self.keyed(out, key, id);
+    }
+
+    /// Adds collection `id` under `key` (at the current path), and its
+    /// receipt beside it.
+    fn keyed(&mut self, out: &mut Map, key: &str, id: u32) {
         let mut nested = Vec::new();
         let shown = self.array(id, &mut Vec::new(), &mut nested);
         out.push_unique(key.to_owned(), shown);

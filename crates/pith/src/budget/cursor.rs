@@ -125,29 +125,26 @@ impl std::error::Error for CursorError {}
 /// The 64-bit FNV-1a hash of `bytes`: small, stable across platforms and
 /// versions, and fast enough to run over a whole document per call.
 pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = FNV_OFFSET;
+    fnv1a_from(FNV_OFFSET, bytes)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a over `bytes`, continuing from the hash `h`.
+fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
     }
     h
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
 fn check(doc_hash: u64, path: &[usize], offset: usize) -> u32 {
-    let mut h = doc_hash;
-    let mut feed = |n: u64| {
-        for b in n.to_le_bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
-        }
-    };
-    for &p in path {
-        feed(p as u64);
-    }
+    let feed = |h: u64, n: u64| fnv1a_from(h, &n.to_le_bytes());
+    let mut h = path.iter().fold(doc_hash, |h, &p| feed(h, p as u64));
     // A separator no position can equal, so `[1, 2]` + 3 and `[1]` + 2, 3 differ.
-    feed(u64::MAX);
-    feed(offset as u64);
+    h = feed(h, u64::MAX);
+    h = feed(h, offset as u64);
     (h ^ (h >> 32)) as u32
 }
 
