@@ -37,11 +37,11 @@ mod convert;
 #[path = "support/datasets.rs"]
 mod datasets;
 use convert::{Members, to_pith_ordered};
-use datasets::datasets;
+use datasets::{datasets, json_files};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Number, Value};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
@@ -136,9 +136,7 @@ struct Doc {
 /// Every dataset file, each with `per_file` of the reference's option sets.
 fn dataset_docs(reference: &Reference, per_file: usize) -> Vec<Doc> {
     let root = datasets();
-    let mut files = Vec::new();
-    collect_json_files(&root, &mut files);
-    files.sort();
+    let files = json_files(&root);
     assert!(
         files.len() >= 20,
         "expected the shared datasets (at least 20 JSON files) in {}, found {}",
@@ -581,19 +579,6 @@ fn installed_version(package: &Path) -> Option<String> {
     let text = std::fs::read_to_string(package.join("package.json")).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     json["version"].as_str().map(str::to_owned)
-}
-
-fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries =
-        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            collect_json_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "json") {
-            out.push(path);
-        }
-    }
 }
 
 /// JSON (read with key order kept) as a pith value, each object's keys in
