@@ -37,11 +37,11 @@ mod convert;
 #[path = "support/datasets.rs"]
 mod datasets;
 use convert::{Members, to_pith_ordered};
-use datasets::datasets;
+use datasets::{datasets, json_files};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Number, Value};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
@@ -136,9 +136,7 @@ struct Doc {
 /// Every dataset file, each with `per_file` of the reference's option sets.
 fn dataset_docs(reference: &Reference, per_file: usize) -> Vec<Doc> {
     let root = datasets();
-    let mut files = Vec::new();
-    collect_json_files(&root, &mut files);
-    files.sort();
+    let files = json_files(&root);
     assert!(
         files.len() >= 20,
         "expected the shared datasets (at least 20 JSON files) in {}, found {}",
@@ -230,7 +228,7 @@ fn check(reference: &Reference, docs: &[Doc]) -> Vec<String> {
             ));
             continue;
         }
-        if flatten.is_some() && has_path_key(&doc.value) {
+        if flatten.is_some() && has_key(&doc.value, is_path) {
             quoted += 1;
             if let Err(e) = same_but_quoted(&doc.value, got.as_deref(), want, indent) {
                 encode_failures.push(format!(
@@ -259,7 +257,7 @@ fn check(reference: &Reference, docs: &[Doc]) -> Vec<String> {
                 shown(&doc.json)
             )),
         }
-        if flatten.is_some() && has_dotted_key(&doc.value) {
+        if flatten.is_some() && has_key(&doc.value, is_dotted) {
             continue;
         }
         let decode_opts = DecodeOptions {
@@ -320,24 +318,6 @@ fn check(reference: &Reference, docs: &[Doc]) -> Vec<String> {
     outputs.into_iter().flatten().collect()
 }
 
-/// Whether any object in `v` has a key that path expansion splits: a
-/// dotted key of identifiers.
-fn has_path_key(v: &Value) -> bool {
-    let ident = |s: &str| {
-        let mut c = s.bytes();
-        c.next()
-            .is_some_and(|f| f == b'_' || f.is_ascii_alphabetic())
-            && c.all(|b| b == b'_' || b.is_ascii_alphanumeric())
-    };
-    match v {
-        Value::Array(a) => a.iter().any(has_path_key),
-        Value::Object(m) => m
-            .iter()
-            .any(|(k, v)| (k.contains('.') && k.split('.').all(ident)) || has_path_key(v)),
-        _ => false,
-    }
-}
-
 /// For a folded document with literal dotted keys: pith's text and the
 /// reference's read as the same value without path expansion (the same
 /// lines, up to the quotes pith puts around those keys), and pith's reads
@@ -374,14 +354,31 @@ fn same_but_quoted(
     Ok(())
 }
 
-/// Whether any object in `v` has a key with a dot, which path expansion
-/// would split.
-fn has_dotted_key(v: &Value) -> bool {
+/// Whether any object in `v` has a key for which `test` holds.
+fn has_key(v: &Value, test: fn(&str) -> bool) -> bool {
     match v {
-        Value::Array(a) => a.iter().any(has_dotted_key),
-        Value::Object(m) => m.iter().any(|(k, v)| k.contains('.') || has_dotted_key(v)),
+        Value::Array(a) => a.iter().any(|v| has_key(v, test)),
+        Value::Object(m) => m.iter().any(|(k, v)| test(k) || has_key(v, test)),
         _ => false,
     }
+}
+
+/// Whether path expansion splits `key`: a dotted key whose segments all
+/// match `^[A-Za-z_][A-Za-z0-9_]*$`. Written from the spec, not taken from
+/// the encoder under test.
+fn is_path(key: &str) -> bool {
+    let identifier = |s: &str| {
+        let mut c = s.bytes();
+        c.next()
+            .is_some_and(|f| f == b'_' || f.is_ascii_alphabetic())
+            && c.all(|b| b == b'_' || b.is_ascii_alphanumeric())
+    };
+    key.contains('.') && key.split('.').all(identifier)
+}
+
+/// Whether `key` has a dot, which path expansion may split.
+fn is_dotted(key: &str) -> bool {
+    key.contains('.')
 }
 
 /// A named test of one line (without its indentation) for a form.
@@ -582,19 +579,6 @@ fn installed_version(package: &Path) -> Option<String> {
     let text = std::fs::read_to_string(package.join("package.json")).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     json["version"].as_str().map(str::to_owned)
-}
-
-fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries =
-        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            collect_json_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "json") {
-            out.push(path);
-        }
-    }
 }
 
 /// JSON (read with key order kept) as a pith value, each object's keys in

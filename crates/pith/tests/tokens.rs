@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+#[path = "support/datasets.rs"]
+mod datasets;
+use datasets::{datasets, json_files};
+
 /// The reference package, pinned.
 const REFERENCE_PACKAGE: &str = "tiktoken@1.0.22";
 
@@ -67,7 +71,7 @@ fn dataset_readme_counts() {
         ("pm-cli/context-32.json", 2536),
     ];
     let value = |file: &str| -> serde_json::Value {
-        serde_json::from_str(&read(&datasets_dir().join(file))).expect(file)
+        serde_json::from_str(&read(&datasets().join(file))).expect(file)
     };
     for (file, count) in compact {
         let text = serde_json::to_string(&value(file)).expect(file);
@@ -85,7 +89,7 @@ fn counter_matches_count_for_any_chunking() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut texts: Vec<String> = stress_cases().into_iter().map(|(_, t)| t).collect();
     texts.retain(|t| t.len() < 60_000);
-    texts.push(read(&datasets_dir().join("pm-cli/next-32.json")));
+    texts.push(read(&datasets().join("pm-cli/next-32.json")));
     texts.push(
         "a\u{30}\u{300} \n\n x'S 'll 日A 日Ab \r\n\t  ?! 123456 end  "
             .repeat(20)
@@ -172,7 +176,7 @@ fn indented_documents_count_line_by_line() {
         let tok = Tokenizer::get(kind);
         for file in docs {
             let value: serde_json::Value =
-                serde_json::from_str(&read(&datasets_dir().join(file))).expect(file);
+                serde_json::from_str(&read(&datasets().join(file))).expect(file);
             let pretty = serde_json::to_string_pretty(&value).expect(file);
             let lines: Vec<&str> = pretty.split_inclusive('\n').collect();
             assert!(lines.iter().skip(1).all(|l| may_follow_a_line(l)));
@@ -280,7 +284,7 @@ fn reference() -> &'static [Case] {
         let mut cases = Vec::new();
         for file in dataset_files() {
             let stem = file
-                .strip_prefix(datasets_dir())
+                .strip_prefix(datasets())
                 .expect("under the datasets folder")
                 .with_extension("")
                 .to_string_lossy()
@@ -366,33 +370,8 @@ fn run(command: &mut Command) {
     );
 }
 
-fn datasets_dir() -> PathBuf {
-    let dir = std::env::var_os("PITH_DATASETS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-        PathBuf::from,
-    );
-    assert!(
-        dir.is_dir(),
-        "datasets folder {} not found: set PITH_DATASETS",
-        dir.display()
-    );
-    dir
-}
-
 fn dataset_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut folders = vec![datasets_dir()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read a datasets folder") {
-            let path = entry.expect("list a datasets folder").path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "json") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = json_files(&datasets());
     assert!(
         files.len() >= MIN_DATASET_FILES,
         "only {} dataset files found",

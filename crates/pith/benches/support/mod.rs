@@ -4,16 +4,12 @@
 // Each bench includes this file and uses only part of it.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The datasets folder: `$PITH_DATASETS`, or `shared/datasets` beside the checkout.
-pub fn datasets() -> PathBuf {
-    match std::env::var_os("PITH_DATASETS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
-    }
-}
+/// The tests' lookup of the datasets folder, so both find the same one.
+#[path = "../../tests/support/datasets.rs"]
+mod folder;
+pub use folder::datasets;
 
 /// The text of the dataset `file` in the datasets' `generated` folder.
 pub fn generated(file: &str) -> String {

@@ -1,4 +1,7 @@
-//! Where the shared datasets are.
+//! Where the shared datasets are, and their files.
+
+// Each test crate includes this file and uses only part of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -15,4 +18,24 @@ pub fn datasets() -> PathBuf {
         root.display()
     );
     root
+}
+
+/// Every `.json` file under `root`, in every subfolder, sorted.
+pub fn json_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries = std::fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("listing {}: {e}", folder.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|x| x == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }

@@ -1058,22 +1058,9 @@ mod tests {
     use super::*;
     use crate::Number;
 
+    /// Expected values, written as JSON (read exactly, keys in order).
     fn json(text: &str) -> Value {
-        fn conv(v: &serde_json::Value) -> Value {
-            match v {
-                serde_json::Value::Null => Value::Null,
-                serde_json::Value::Bool(b) => Value::Bool(*b),
-                serde_json::Value::Number(n) => {
-                    Value::Number(Number::parse(&n.to_string()).expect("number"))
-                }
-                serde_json::Value::String(s) => Value::String(s.clone()),
-                serde_json::Value::Array(a) => Value::Array(a.iter().map(conv).collect()),
-                serde_json::Value::Object(m) => {
-                    Value::Object(m.iter().map(|(k, v)| (k.clone(), conv(v))).collect())
-                }
-            }
-        }
-        conv(&serde_json::from_str(text).expect("test JSON"))
+        crate::json::parse(text).expect("test JSON")
     }
 
     fn with(strict: bool, spec: Spec, expand: bool) -> DecodeOptions {
@@ -1177,16 +1164,14 @@ mod tests {
             ),
         ];
         let opts = DecodeOptions::default();
+        // The cells of the inline array `n[len]: cells`.
+        let decoded = |cells: &str, len: usize| -> Vec<Value> {
+            let v = decode(&format!("n[{len}]: {cells}"), &opts).unwrap();
+            v.get("n").unwrap().as_array().unwrap().clone()
+        };
         for (cells, want) in cases {
-            let v = decode(&format!("n[{}]: {cells}", want.len()), &opts).unwrap();
-            let got: Vec<&Number> = v
-                .get("n")
-                .unwrap()
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_number().unwrap())
-                .collect();
+            let got = decoded(cells, want.len());
+            let got: Vec<&Number> = got.iter().map(|x| x.as_number().unwrap()).collect();
             let want: Vec<Number> = want.iter().map(|w| Number::parse(w).unwrap()).collect();
             assert!(
                 got.iter().zip(&want).all(|(g, w)| *g == w),
@@ -1194,15 +1179,8 @@ mod tests {
             );
         }
         for (cells, want) in strings {
-            let v = decode(&format!("n[{}]: {cells}", want.len()), &opts).unwrap();
-            let got: Vec<&str> = v
-                .get("n")
-                .unwrap()
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_str().unwrap())
-                .collect();
+            let got = decoded(cells, want.len());
+            let got: Vec<&str> = got.iter().map(|x| x.as_str().unwrap()).collect();
             assert_eq!(&got, want);
         }
         let v = decode("a: true\nb: null\nc: False", &opts).unwrap();
