@@ -8,6 +8,7 @@ use pith::select::{self, Form, Metric, Syntax};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::DecodeOptions;
 use pith::{Map, Value};
+use std::cell::Cell;
 
 /// The least saving, in tokens, for which a text is rewritten, unless told
 /// otherwise.
@@ -193,7 +194,15 @@ fn cut_to_budget(
 ) -> Option<Rewritten> {
     let fit_opts = FitOptions::new(Budget::Tokens(budget), tokenizer);
     let opts = auto_options(tokenizer);
-    let renderer = |v: &Value| select::encode(v, &opts).map(|e| e.text);
+    // `fit` hands back the text `render` returned last, so the notation
+    // recorded last is that text's: tables and all, as `render` names it.
+    let last = Cell::new(Encoding::Json);
+    let renderer = |v: &Value| {
+        select::encode(v, &opts).map(|e| {
+            last.set(notation(&e));
+            e.text
+        })
+    };
     // A fitted text comes with its exact count; only the notice needs one.
     let (text, tokens_after, cut) = match fit(value, &fit_opts, &renderer) {
         Ok(fitted) => (
@@ -209,14 +218,9 @@ fn cut_to_budget(
         }
         Err(_) => return None,
     };
-    let encoding = if text.starts_with(['{', '[']) {
-        Encoding::Json
-    } else {
-        Encoding::Toon
-    };
     Some(Rewritten {
         text,
-        encoding,
+        encoding: last.get(),
         tokens_before,
         tokens_after,
         cut: Some(cut),
@@ -243,13 +247,19 @@ fn render(value: &Value, tokenizer: TokenizerKind) -> Option<(String, Encoding, 
         let tokens = Tokenizer::get(tokenizer).count(&json);
         return Some((json, Encoding::Json, tokens));
     }
-    let encoding = match encoded.syntax {
+    let encoding = notation(&encoded);
+    let tokens = Tokenizer::get(tokenizer).count(&encoded.text);
+    Some((encoded.text, encoding, tokens))
+}
+
+/// The name a client reads for an encoded text: JSON, plain TOON, or TOON
+/// whose tables a TOON reader alone would not restore.
+fn notation(encoded: &select::Encoded) -> Encoding {
+    match encoded.syntax {
         Syntax::Json => Encoding::Json,
         Syntax::Toon if encoded.tables.is_empty() => Encoding::Toon,
         Syntax::Toon => Encoding::Hoisted,
-    };
-    let tokens = Tokenizer::get(tokenizer).count(&encoded.text);
-    Some((encoded.text, encoding, tokens))
+    }
 }
 
 /// Whether `text` reads back, as `pith decode` reads it, to `value` under

@@ -595,6 +595,43 @@ fn toon_fit(doc: &Value, budget: usize) -> Fitted {
     .expect("fits")
 }
 
+/// What `fit` hands back is the text `render` returned last, cut, whole,
+/// continued from a cursor, or the notice that nothing fits.
+#[test]
+fn the_text_handed_back_is_the_last_rendered() {
+    let last = std::cell::RefCell::new(String::new());
+    let toon = render(Format::Toon);
+    let noting = |v: &Value| {
+        let text = toon(v)?;
+        last.replace(text.clone());
+        Ok(text)
+    };
+    let doc = users(200);
+    let fitted = |budget, cursor: Option<&str>| {
+        let opts = FitOptions {
+            budget,
+            tokenizer: TokenizerKind::O200k,
+            cursor: cursor.map(|c| c.parse::<Cursor>().expect("cursor parses")),
+        };
+        fit(&doc, &opts, &noting)
+    };
+    let cut = fitted(Budget::Tokens(100), None).expect("fits");
+    assert!(cut.rows_omitted > 0);
+    assert_eq!(cut.text, *last.borrow());
+    let whole = fitted(Budget::Unbounded, None).expect("fits");
+    assert_eq!(whole.text, *last.borrow());
+    let reading = read(&decode(Format::Toon, &cut.text));
+    let cursor = reading
+        .shown
+        .values()
+        .find_map(|s| s.cursor.clone())
+        .expect("a cut collection has a cursor");
+    let page = fitted(Budget::Tokens(200), Some(&cursor)).expect("fits");
+    assert_eq!(page.text, *last.borrow());
+    let notice = exceeded(fitted(Budget::Tokens(3), None));
+    assert_eq!(notice.text, *last.borrow());
+}
+
 #[test]
 fn receipt_format() {
     let f = toon_fit(&users(200), 100);

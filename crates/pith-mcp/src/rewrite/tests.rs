@@ -409,3 +409,38 @@ fn a_budget_cuts_rows_with_receipts_and_leaves_small_texts_alone() {
     assert_eq!(r.cut, Some(Cut::Exceeded));
     assert!(r.text.contains("output_budget_exceeded"), "{}", r.text);
 }
+
+#[test]
+fn a_cut_text_is_named_by_the_notation_it_is_written_in() {
+    // Rows carrying arrays and objects: auto writes them as a key-hoisted
+    // table, which a TOON reader alone would not restore, cut or not.
+    let rows: Vec<String> = (0..200)
+        .map(|i| {
+            format!(
+                r#"{{"id":{i},"title":"issue {i}","labels":["bug","p{}"],"owner":{{"login":"ada","id":7}}}}"#,
+                i % 3
+            )
+        })
+        .collect();
+    let text = format!(r#"{{"issues":[{}]}}"#, rows.join(","));
+    let whole = rewrite_text(&text, &opts()).expect("worth rewriting");
+    assert_eq!(whole.encoding, Encoding::Hoisted, "{}", whole.text);
+    let o = RewriteOptions {
+        budget: Some(whole.tokens_after / 2),
+        ..opts()
+    };
+    let cut = rewrite_text(&text, &o).expect("cut to fit");
+    assert!(matches!(cut.cut, Some(Cut::Rows { .. })), "{:?}", cut.cut);
+    assert!(cut.text.contains("_encoding"), "{}", cut.text);
+    assert_eq!(cut.encoding, Encoding::Hoisted);
+
+    let tiny = RewriteOptions {
+        budget: Some(3),
+        ..opts()
+    };
+    let notice = rewrite_text(&text, &tiny).expect("a notice");
+    assert_eq!(notice.cut, Some(Cut::Exceeded));
+    // The notice is one small object, cheapest as compact JSON.
+    assert!(notice.text.starts_with('{'), "{}", notice.text);
+    assert_eq!(notice.encoding, Encoding::Json);
+}

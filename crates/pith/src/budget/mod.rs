@@ -243,6 +243,10 @@ impl FitOptions {
 
 /// Renders `value` within `opts.budget` tokens (see the module docs).
 ///
+/// The text handed back, fitted or the notice of [`BudgetError::Exceeded`],
+/// is always the one `render` returned last, so a renderer may note what it
+/// knows of each text (its notation, say) and keep the last note.
+///
 /// # Errors
 ///
 /// [`BudgetError::Exceeded`] when no output fits, [`BudgetError::Cursor`]
