@@ -427,28 +427,28 @@ pub fn measure(
     toon: &EncodeOptions,
 ) -> Result<Measurement> {
     let counter = Tokenizer::get(tokenizer);
-    let mut candidates = Vec::with_capacity(Form::ALL.len());
-    let mut auto = None;
-    for form in Form::ALL {
+    let encode_as = |form| -> Result<(Candidate, Encoded)> {
         let opts = Options {
             form,
             metric: Metric::Tokens(tokenizer),
             toon: toon.clone(),
         };
         let out = encode(value, &opts)?;
-        candidates.push(Candidate {
+        let candidate = Candidate {
             form,
             bytes: out.text.len(),
             tokens: counter.count(&out.text),
-        });
-        if form == Form::Auto {
-            auto = Some(out);
-        }
-    }
-    let auto = match auto {
-        Some(a) => a,
-        None => encode(value, &Options::default())?,
+        };
+        Ok((candidate, out))
     };
+    // `auto` comes last in `Form::ALL`: its text is kept as well.
+    const _: () = assert!(matches!(Form::ALL[Form::ALL.len() - 1], Form::Auto));
+    let mut candidates = Vec::with_capacity(Form::ALL.len());
+    for &form in &Form::ALL[..Form::ALL.len() - 1] {
+        candidates.push(encode_as(form)?.0);
+    }
+    let (candidate, auto) = encode_as(Form::Auto)?;
+    candidates.push(candidate);
     Ok(Measurement { candidates, auto })
 }
 
