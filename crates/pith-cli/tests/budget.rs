@@ -6,13 +6,14 @@ use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::DecodeOptions;
 use pith::{Value, json};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+mod support;
+use support::{stderr, stdout};
+
+/// Runs `pith` with nothing on its standard input.
 fn pith(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("the pith binary runs")
+    support::pith(args, "")
 }
 
 /// Writes `text` to a file of its own under the test scratch directory.
@@ -29,14 +30,6 @@ fn users(n: usize) -> String {
     format!(r#"{{"users":[{}],"page":1}}"#, rows.join(","))
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 messages")
-}
-
 /// Reads what `encode` wrote (its default form picks TOON or JSON).
 fn toon(text: &str) -> Value {
     pith::select::decode(text.as_bytes(), &DecodeOptions::default()).expect("output decodes")
@@ -47,7 +40,7 @@ fn infeasible_budget_exits_3_with_a_notice() {
     let file = input("infeasible", &users(50));
     let o = pith(&["encode", &file, "--budget", "20"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    let notice = toon(&stdout(&o));
+    let notice = toon(stdout(&o));
     let n = notice
         .get("output_budget_exceeded")
         .expect("an explicit result, never an empty answer");
@@ -70,7 +63,7 @@ fn infeasible_budget_exits_3_with_a_notice() {
     // The minimum it names works.
     let o = pith(&["encode", &file, "--budget", &minimum.to_string()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(Tokenizer::get(TokenizerKind::O200k).count(&stdout(&o)) <= minimum as usize);
+    assert!(Tokenizer::get(TokenizerKind::O200k).count(stdout(&o)) <= minimum as usize);
 
     // In the chosen format, and where -o sends the output.
     let o = pith(&[
@@ -84,7 +77,7 @@ fn infeasible_budget_exits_3_with_a_notice() {
         "cl100k",
     ]);
     assert_eq!(o.status.code(), Some(3));
-    let notice = json::parse(&stdout(&o)).expect("a JSON notice");
+    let notice = json::parse(stdout(&o)).expect("a JSON notice");
     assert_eq!(
         notice
             .get("output_budget_exceeded")
@@ -117,9 +110,9 @@ fn budget_bounds_the_output_and_cursors_continue() {
         let o = pith(&args);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let text = stdout(&o);
-        let count = Tokenizer::get(TokenizerKind::O200k).count(&text);
+        let count = Tokenizer::get(TokenizerKind::O200k).count(text);
         assert!(count <= 150, "{count} tokens");
-        let out = toon(&text);
+        let out = toon(text);
         let ro = out.get("read_output").expect("read_output");
         assert_eq!(ro.get("tokens"), Some(&Value::from(count)));
         let (rows, receipt) = match cursor {
@@ -155,8 +148,9 @@ fn unbounded_is_plain_encode() {
 fn usage_errors_exit_2() {
     let file = input("usage", &users(30));
     let other = input("usage-other", &users(31));
-    let first = stdout(&pith(&["encode", &file, "--budget", "100"]));
-    let cursor = toon(&first)
+    let first = pith(&["encode", &file, "--budget", "100"]);
+    let first = stdout(&first);
+    let cursor = toon(first)
         .get("users_omitted")
         .and_then(|r| r.get("cursor"))
         .and_then(Value::as_str)

@@ -1,38 +1,11 @@
 //! The command-line surface, run as a real process: the flags scripts rely
 //! on, stdin and files, exit statuses and positioned errors.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn pith(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pith runs");
-    // pith may exit before reading (a usage error), closing the pipe early.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("pith finishes")
-}
-
-fn stdout(o: &Output) -> &str {
-    std::str::from_utf8(&o.stdout).expect("UTF-8 stdout")
-}
-
-fn stderr(o: &Output) -> &str {
-    std::str::from_utf8(&o.stderr).expect("UTF-8 stderr")
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod support;
+use support::{pith, repo, stderr, stdout};
+#[path = "../../pith/tests/support/datasets.rs"]
+mod datasets;
+use datasets::{datasets, json_files};
 
 #[test]
 fn encode_writes_toon_from_stdin_and_files_alike() {
@@ -303,22 +276,8 @@ fn schema_commands_fill_elide_and_check() {
 /// differential test holds to the reference encoder's), for every dataset.
 #[test]
 fn encode_writes_the_library_bytes_for_every_dataset() {
-    let root = match std::env::var_os("PITH_DATASETS") {
-        Some(p) => PathBuf::from(p),
-        None => repo().join("../shared/datasets"),
-    };
-    let mut files = Vec::new();
-    let mut dirs = vec![root.clone()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                files.push(p);
-            }
-        }
-    }
+    let root = datasets();
+    let files = json_files(&root);
     assert!(
         files.len() >= 20,
         "datasets missing under {}",
