@@ -19,7 +19,6 @@
 //! ```
 
 use crate::{Map, Value};
-use std::fmt::Write;
 
 /// Whether `actual` carries exactly the facts of `expected` (see the module docs).
 pub fn equivalent(expected: &Value, actual: &Value) -> bool {
@@ -113,28 +112,11 @@ fn at(path: &[Step], msg: String) -> String {
     let mut p = String::new();
     for step in path {
         match step {
-            Step::Index(i) => {
-                let _ = write!(p, "[{i}]");
-            }
-            Step::Key(key) => push_key(&mut p, key),
+            Step::Index(i) => crate::path::push_index(&mut p, *i),
+            Step::Key(key) => crate::path::push_key(&mut p, key),
         }
     }
     format!("{p}: {msg}")
-}
-
-fn push_key(p: &mut String, key: &str) {
-    let plain = key
-        .bytes()
-        .enumerate()
-        .all(|(i, b)| b == b'_' || b.is_ascii_alphabetic() || (i > 0 && b.is_ascii_digit()));
-    if plain && !key.is_empty() {
-        if !p.is_empty() {
-            p.push('.');
-        }
-        p.push_str(key);
-    } else {
-        let _ = write!(p, "[{key:?}]");
-    }
 }
 
 /// A short rendering of a value for messages.

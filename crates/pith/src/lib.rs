@@ -33,6 +33,7 @@ pub mod equiv;
 pub mod error;
 pub mod json;
 pub mod number;
+mod path;
 pub mod select;
 mod serde;
 pub mod table;

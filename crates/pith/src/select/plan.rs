@@ -17,7 +17,7 @@
 
 use super::{Choice, Metric, TableForm, replace_items};
 use crate::table::hoisted::{self, encoding_key};
-use crate::table::{Census, push_key, toon_tabular};
+use crate::table::{Census, toon_tabular};
 use crate::tokens::Tokenizer;
 use crate::toon::EncodeOptions;
 use crate::{Map, Result, Value};
@@ -33,40 +33,7 @@ pub(crate) enum Mode {
     Best,
 }
 
-/// Where a value is, built on the stack and written out only for a choice.
-enum Path<'p> {
-    Root,
-    Key(&'p Path<'p>, &'p str),
-    Index(&'p Path<'p>, usize),
-}
-
-impl Path<'_> {
-    fn render(&self) -> String {
-        let mut steps = Vec::new();
-        let mut at = self;
-        loop {
-            match at {
-                Path::Root => break,
-                Path::Key(up, _) | Path::Index(up, _) => {
-                    steps.push(at);
-                    at = up;
-                }
-            }
-        }
-        let mut out = String::new();
-        for step in steps.into_iter().rev() {
-            match step {
-                Path::Key(_, k) => push_key(&mut out, k),
-                Path::Index(_, i) => out.push_str(&format!("[{i}]")),
-                Path::Root => {}
-            }
-        }
-        if out.is_empty() {
-            out.push('$');
-        }
-        out
-    }
-}
+use crate::path::Trail as Path;
 
 /// What a member becomes.
 enum Member {

@@ -10,74 +10,7 @@ use ::serde::de::{
 use ::serde::forward_to_deserialize_any;
 use std::fmt;
 
-/// Where a value sits in the document, as a list linked toward the root.
-#[derive(Clone, Copy)]
-enum Path<'a> {
-    Root,
-    Index(&'a Path<'a>, usize),
-    Key(&'a Path<'a>, &'a str),
-}
-
-impl Path<'_> {
-    /// `rows[2].price`, `["a b"][0]`, or `$` for the root.
-    fn render(&self) -> String {
-        let mut segments = Vec::new();
-        let mut at = self;
-        loop {
-            match at {
-                Path::Root => break,
-                Path::Index(parent, i) => {
-                    segments.push(Segment::Index(*i));
-                    at = parent;
-                }
-                Path::Key(parent, k) => {
-                    segments.push(Segment::Key(k));
-                    at = parent;
-                }
-            }
-        }
-        if segments.is_empty() {
-            return "$".to_owned();
-        }
-        let mut out = String::new();
-        for segment in segments.iter().rev() {
-            match segment {
-                Segment::Index(i) => {
-                    out.push('[');
-                    out.push_str(itoa::Buffer::new().format(*i));
-                    out.push(']');
-                }
-                Segment::Key(k) if is_identifier(k) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(k);
-                }
-                Segment::Key(k) => {
-                    let mut quoted = Vec::new();
-                    crate::json::write_str_into(k, &mut quoted);
-                    out.push('[');
-                    out.push_str(&String::from_utf8_lossy(&quoted));
-                    out.push(']');
-                }
-            }
-        }
-        out
-    }
-}
-
-enum Segment<'a> {
-    Index(usize),
-    Key(&'a str),
-}
-
-fn is_identifier(k: &str) -> bool {
-    let mut chars = k.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-}
+use crate::path::Trail as Path;
 
 /// Gives an error raised at `path` that path, unless an inner value already
 /// gave it a more precise one.

@@ -241,26 +241,7 @@ pub(crate) fn toon_tabular(rows: &[Value], depth_left: usize) -> bool {
         .all(|r| matches!(r, Value::Object(o) if shape.matches(o)))
 }
 
-/// Appends `key` to a JSON path: `.key` for identifiers, `["key"]` otherwise.
-pub(crate) fn push_key(path: &mut String, key: &str) {
-    let plain = !key.is_empty()
-        && key
-            .bytes()
-            .enumerate()
-            .all(|(i, b)| b == b'_' || b.is_ascii_alphabetic() || (i > 0 && b.is_ascii_digit()));
-    if plain {
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(key);
-    } else {
-        path.push('[');
-        let mut quoted = Vec::with_capacity(key.len() + 2);
-        crate::json::write_str_into(key, &mut quoted);
-        path.push_str(&String::from_utf8_lossy(&quoted));
-        path.push(']');
-    }
-}
+pub(crate) use crate::path::push_key;
 
 /// `path` followed by `[i]`.
 pub(crate) fn index_path(path: &str, i: usize) -> String {

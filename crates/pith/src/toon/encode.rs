@@ -919,24 +919,9 @@ fn too_deep(root: &Value, max_depth: usize) -> Error {
         match parent {
             Value::Object(m) => {
                 let key = m.get_index(next - 1).map_or("", |(k, _)| k.as_str());
-                if super::fold::is_identifier(key) {
-                    if !path.is_empty() {
-                        path.push('.');
-                    }
-                    path.push_str(key);
-                } else {
-                    path.push('[');
-                    let mut quoted = Vec::new();
-                    write_quoted(&mut quoted, key);
-                    path.push_str(&String::from_utf8_lossy(&quoted));
-                    path.push(']');
-                }
+                crate::path::push_key(&mut path, key);
             }
-            _ => {
-                path.push('[');
-                path.push_str(&(next - 1).to_string());
-                path.push(']');
-            }
+            _ => crate::path::push_index(&mut path, next - 1),
         }
     }
     if path.is_empty() {

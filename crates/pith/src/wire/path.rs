@@ -44,31 +44,12 @@ impl Path {
         let mut out = String::new();
         for seg in &self.segments {
             match seg {
-                Segment::Key(k) if is_plain_key(k) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(k);
-                }
-                Segment::Key(k) => {
-                    out.push('[');
-                    push_json_string(&mut out, k);
-                    out.push(']');
-                }
-                Segment::Index(i) => {
-                    let _ = write!(out, "[{i}]");
-                }
+                Segment::Key(k) => crate::path::push_key(&mut out, k),
+                Segment::Index(i) => crate::path::push_index(&mut out, *i),
             }
         }
         out
     }
-}
-
-/// Keys written bare in a path: JavaScript identifiers (ASCII).
-fn is_plain_key(k: &str) -> bool {
-    let mut chars = k.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
 /// Appends `s` as a JSON string literal, escaped as the JSON writer escapes it.
