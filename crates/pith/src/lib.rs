@@ -15,6 +15,8 @@
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
 //! * [`table`]: key-hoisted tables inside TOON and columnar tables in JSON,
 //!   collections of object rows written once per column, restored exactly.
+//! * [`notation`]: the pith notation, TOON grown for nested records
+//!   (sparse tables, flow values, references, derived columns).
 //! * [`select`]: every form pith writes, `auto` (the cheapest per collection
 //!   and per document, never more than compact JSON), and the one reader of
 //!   them all.
@@ -32,6 +34,7 @@ pub mod budget;
 pub mod equiv;
 pub mod error;
 pub mod json;
+pub mod notation;
 pub mod number;
 mod path;
 pub mod select;
