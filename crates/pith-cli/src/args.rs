@@ -173,6 +173,11 @@ pub struct EncodeArgs {
     /// What `auto` minimises (and `table` interns by).
     #[arg(long, value_enum, default_value_t = SelectArg::Tokens)]
     pub select: SelectArg,
+    /// The lowest readability score `auto` and `pith` may write: 5 plain
+    /// tables and flow values, 4 also one lookup kind (references or derived
+    /// columns, or hoisted JSON cells), 3 both lookup kinds, 2 columnar tables.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub min_readability: u8,
     /// Spaces per indentation level.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub indent: u16,
@@ -237,6 +242,8 @@ pub struct DecodeArgs {
 pub enum EncodeFormat {
     /// The cheapest lossless form, per collection and per document.
     Auto,
+    /// The pith notation (docs/notation.md), as --min-readability admits.
+    Pith,
     /// TOON spec 4.x, as @toon-format/toon 4.4.0 writes it.
     Toon,
     /// TOON spec 3.3 (key folding available).

@@ -119,6 +119,7 @@ fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
     Ok(select::Options {
         form: match a.format {
             EncodeFormat::Auto => Form::Auto,
+            EncodeFormat::Pith => Form::Pith,
             EncodeFormat::Toon | EncodeFormat::Toon3 => Form::Toon,
             EncodeFormat::Hoisted => Form::Hoisted,
             EncodeFormat::HoistedCompact => Form::HoistedCompact,
@@ -130,6 +131,7 @@ fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
             SelectArg::Bytes => Metric::Bytes,
         },
         toon: toon_options(a),
+        min_readability: a.min_readability,
     })
 }
 

@@ -180,6 +180,7 @@ fn as_json(results: &[File], tokenizer: &str) -> String {
         let syntax = match m.auto.syntax {
             select::Syntax::Toon => "toon",
             select::Syntax::Json => "json",
+            select::Syntax::Pith { .. } => "pith",
         };
         auto.insert("syntax", Value::from(syntax));
         auto.insert("wrapped", Value::from(m.auto.wrapped));

@@ -75,15 +75,18 @@ pub enum Encoding {
     Hoisted,
     /// Compact JSON.
     Json,
+    /// The pith notation (`docs/notation.md`); `pith decode` reads it back.
+    Pith,
 }
 
 impl Encoding {
-    /// The name written under [`ENCODING_META_KEY`]: `toon`, `hoisted` or `json`.
+    /// The name written under [`ENCODING_META_KEY`]: `toon`, `hoisted`, `json` or `pith`.
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Toon => "toon",
             Encoding::Hoisted => "hoisted",
             Encoding::Json => "json",
+            Encoding::Pith => "pith",
         }
     }
 }
@@ -259,6 +262,7 @@ fn notation(encoded: &select::Encoded) -> Encoding {
         Syntax::Json => Encoding::Json,
         Syntax::Toon if encoded.tables.is_empty() => Encoding::Toon,
         Syntax::Toon => Encoding::Hoisted,
+        Syntax::Pith { .. } => Encoding::Pith,
     }
 }
 

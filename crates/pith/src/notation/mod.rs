@@ -7,3 +7,62 @@
 
 /// The first line of every notation document.
 pub const MARKER: &str = "%pith";
+
+mod encode;
+
+pub use self::encode::{Notation, encode};
+
+use crate::DEFAULT_MAX_DEPTH;
+use crate::tokens::TokenizerKind;
+use crate::toon::Delimiter;
+
+/// Options for [`encode`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Name repeated subtrees and long repeated strings (§7; scores 4).
+    pub references: bool,
+    /// Declare constant and template columns (§9; scores 4).
+    pub derived: bool,
+    /// Spaces per indentation level (default 2).
+    pub indent: usize,
+    /// Cell delimiter of tables and inline arrays (default comma).
+    pub delimiter: Delimiter,
+    /// Values nested deeper than this are refused.
+    pub max_depth: usize,
+    /// The tokenizer whose counts choose between two layouts of a value.
+    pub tokenizer: TokenizerKind,
+}
+
+impl Default for Options {
+    /// No references or derived columns (readability 5), indent 2, comma,
+    /// o200k counts.
+    fn default() -> Options {
+        Options {
+            references: false,
+            derived: false,
+            indent: 2,
+            delimiter: Delimiter::Comma,
+            max_depth: DEFAULT_MAX_DEPTH,
+            tokenizer: TokenizerKind::ALL[0],
+        }
+    }
+}
+
+impl Options {
+    /// The options that allow what a readability floor of `min` admits:
+    /// 5 neither references nor derived columns, 4 one of them (`refs`
+    /// chooses which), 3 or lower both.
+    pub fn for_readability(min: u8, refs: bool) -> Options {
+        let (references, derived) = match min {
+            5.. => (false, false),
+            4 => (refs, !refs),
+            _ => (true, true),
+        };
+        Options {
+            references,
+            derived,
+            ..Options::default()
+        }
+    }
+}

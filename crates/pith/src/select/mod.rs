@@ -104,23 +104,28 @@ pub enum Form {
     Table,
     /// Compact JSON.
     Json,
+    /// The pith notation ([`crate::notation`]), with what the readability
+    /// floor admits.
+    Pith,
 }
 
 impl Form {
     /// Every form, in the order `pith measure` lists them.
-    pub const ALL: [Form; 6] = [
+    pub const ALL: [Form; 7] = [
         Form::Json,
         Form::Toon,
         Form::Hoisted,
         Form::HoistedCompact,
         Form::Table,
+        Form::Pith,
         Form::Auto,
     ];
 
-    /// `auto`, `toon`, `hoisted`, `hoisted-compact`, `table` or `json`.
+    /// `auto`, `pith`, `toon`, `hoisted`, `hoisted-compact`, `table` or `json`.
     pub fn name(self) -> &'static str {
         match self {
             Form::Auto => "auto",
+            Form::Pith => "pith",
             Form::Toon => "toon",
             Form::Hoisted => "hoisted",
             Form::HoistedCompact => "hoisted-compact",
@@ -148,7 +153,7 @@ impl FromStr for Form {
                 Error::new(
                     ErrorKind::Type,
                     format!(
-                        "unknown form {s:?}: expected auto, toon, hoisted, hoisted-compact, table or json"
+                        "unknown form {s:?}: expected auto, pith, toon, hoisted, hoisted-compact, table or json"
                     ),
                 )
             })
@@ -172,7 +177,7 @@ impl Default for Metric {
 }
 
 /// Options for [`encode`].
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// The form to write (default [`Form::Auto`]).
     pub form: Form,
@@ -181,6 +186,47 @@ pub struct Options {
     /// TOON layout: indent, delimiter, depth limit. Spec 3.3 and key folding
     /// apply to [`Form::Toon`] only; the other TOON forms write spec 4.x.
     pub toon: EncodeOptions,
+    /// The lowest readability score (1 to 5, see [`readability`]) `auto` and
+    /// `pith` may write (default [`DEFAULT_MIN_READABILITY`]).
+    pub min_readability: u8,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            form: Form::Auto,
+            metric: Metric::default(),
+            toon: EncodeOptions::default(),
+            min_readability: DEFAULT_MIN_READABILITY,
+        }
+    }
+}
+
+/// The readability floor `auto` obeys unless told otherwise: the seed's
+/// minimum adopted score.
+pub const DEFAULT_MIN_READABILITY: u8 = 4;
+
+/// The readability score of an encoded document, by the seed's rubric
+/// (`docs/notation.md`): 5 for JSON, TOON and the notation without lookups;
+/// one less per kind of extra decoding step (JSON text in cells, list cells
+/// declared in metadata, references, derived columns); 2 for columnar
+/// tables, which are read by position and through a dictionary.
+pub fn readability(encoded: &Encoded) -> u8 {
+    let mut score = match encoded.syntax {
+        Syntax::Pith { references, derived } => {
+            5 - u8::from(references > 0) - u8::from(derived > 0)
+        }
+        Syntax::Toon | Syntax::Json => 5,
+    };
+    for form in [TableForm::Hoisted, TableForm::HoistedCompact] {
+        if encoded.tables.iter().any(|c| c.form == form) {
+            score = score.min(4);
+        }
+    }
+    if encoded.tables.iter().any(|c| c.form == TableForm::Columnar) {
+        score = score.min(2);
+    }
+    score
 }
 
 /// The syntax of an encoded document.
@@ -190,6 +236,14 @@ pub enum Syntax {
     Toon,
     /// JSON.
     Json,
+    /// The pith notation, with how many names it defines and how many
+    /// derived columns it declares.
+    Pith {
+        /// Definitions (`&name: …`).
+        references: usize,
+        /// Derived columns.
+        derived: usize,
+    },
 }
 
 /// How a collection was written, when not as plain TOON or JSON.
@@ -243,7 +297,16 @@ impl Encoded {
         let mut s = String::from(match self.syntax {
             Syntax::Toon => "toon",
             Syntax::Json => "json",
+            Syntax::Pith { .. } => "pith",
         });
+        if let Syntax::Pith { references, derived } = self.syntax {
+            if references > 0 {
+                s.push_str(&format!("; references: {references}"));
+            }
+            if derived > 0 {
+                s.push_str(&format!("; derived columns: {derived}"));
+            }
+        }
         if self.wrapped {
             s.push_str("; wrapped");
         }
@@ -294,6 +357,12 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
     if opts.form == Form::Auto {
         return auto(value, opts, &toon4);
     }
+    if opts.form == Form::Pith {
+        return match notation_best(value, opts, None)? {
+            Some(doc) => Ok(doc),
+            None => toon_doc(value, &toon4, Vec::new()),
+        };
+    }
     let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
     if survey.look_alike || matches!(value, Value::Object(m) if is_wrapper(m)) {
         return wrapped(value, opts);
@@ -320,7 +389,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
             let planned = columnar_plan(value, intern, "", 0, opts.toon.max_depth, &mut choices)?;
             Ok(json_doc(planned.as_ref().unwrap_or(value), choices))
         }
-        Form::Auto => auto(value, opts, &toon4),
+        Form::Auto | Form::Pith => auto(value, opts, &toon4),
     }
 }
 
@@ -432,6 +501,7 @@ pub fn measure(
             form,
             metric: Metric::Tokens(tokenizer),
             toon: toon.clone(),
+            min_readability: DEFAULT_MIN_READABILITY,
         };
         let out = encode(value, &opts)?;
         let candidate = Candidate {
@@ -469,7 +539,7 @@ fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
         Form::Json | Form::Table => json_doc(&w, Vec::new()),
         Form::Toon => toon_doc(&w, &opts.toon, Vec::new())?,
         Form::Hoisted | Form::HoistedCompact => toon_doc(&w, &toon4, Vec::new())?,
-        Form::Auto => {
+        Form::Auto | Form::Pith => {
             let t = toon_doc(&w, &toon4, Vec::new())?;
             let j = json_doc(&w, Vec::new());
             let (tc, jc) = (cost(&t.text, opts.metric), cost(&j.text, opts.metric));
@@ -518,9 +588,75 @@ fn cost(text: &str, metric: Metric) -> usize {
     }
 }
 
-/// `auto`: plain TOON; planned TOON when a collection is worth planning;
-/// compact JSON unless a floor under its cost already rules it out.
+/// `auto`: the cheapest of [`toon_auto`] and the notation documents the
+/// readability floor admits.
 fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
+    let base = toon_auto(value, opts, toon4)?;
+    let base_cost = cost(&base.text, opts.metric);
+    match notation_best(value, opts, Some((base_cost, base.text.len())))? {
+        Some(doc) => Ok(doc),
+        None => Ok(base),
+    }
+}
+
+/// The notation documents the floor admits, the cheapest of them; with
+/// `rival` (its cost and bytes), only one that is cheaper.
+fn notation_best(
+    value: &Value,
+    opts: &Options,
+    rival: Option<(usize, usize)>,
+) -> Result<Option<Encoded>> {
+    let min = opts.min_readability;
+    let variants: &[(bool, bool)] = match min {
+        5.. => &[(false, false)],
+        4 => &[(true, false), (false, true)],
+        _ => &[(true, true), (true, false), (false, true)],
+    };
+    let tokenizer = match opts.metric {
+        Metric::Tokens(kind) => kind,
+        Metric::Bytes => TokenizerKind::Bytes4,
+    };
+    let mut best = rival;
+    let mut out = None;
+    for &(references, derived) in variants {
+        let mut n = crate::notation::Options::default();
+        n.references = references;
+        n.derived = derived;
+        n.indent = opts.toon.indent;
+        n.delimiter = opts.toon.delimiter;
+        n.max_depth = opts.toon.max_depth;
+        n.tokenizer = tokenizer;
+        let Some(doc) = crate::notation::encode(value, &n)? else {
+            return Ok(out);
+        };
+        let c = match best {
+            Some((hi, _)) => match cost_unless_over(&doc.text, opts.metric, hi) {
+                Some(c) => c,
+                None => continue,
+            },
+            None => cost(&doc.text, opts.metric),
+        };
+        if best.is_none_or(|(bc, bl)| (c, doc.text.len()) < (bc, bl)) {
+            best = Some((c, doc.text.len()));
+            out = Some(Encoded {
+                syntax: Syntax::Pith {
+                    references: doc.references,
+                    derived: doc.derived,
+                },
+                text: doc.text,
+                wrapped: false,
+                tables: Vec::new(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `auto` over TOON and JSON: plain TOON; planned TOON when a collection is
+/// worth planning (unless the floor is 5: hoisted tables carry metadata a
+/// reader must apply); compact JSON unless a floor under its cost already
+/// rules it out.
+fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
     if matches!(value, Value::Object(m) if is_wrapper(m)) {
         return wrapped(value, opts);
     }
@@ -550,7 +686,7 @@ fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded>
         _ => survey.json,
     };
     let mut planned = None;
-    if survey.candidates {
+    if survey.candidates && opts.min_readability <= 4 {
         let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
         if let Some(value) = planner.run(value)? {
             let doc = toon_doc(&value, toon4, planner.choices)?;

@@ -20,7 +20,7 @@
 //! JSON path of the first container too deep, and the writer never recurses
 //! further than that.
 
-mod quote;
+pub(crate) mod quote;
 mod table;
 
 use self::quote::{Quoting, write_key, write_quoted};

@@ -7,7 +7,7 @@
 
 use crate::DEFAULT_MAX_DEPTH;
 
-mod encode;
+pub(crate) mod encode;
 mod fold;
 
 pub(crate) use encode::encode_member_into;

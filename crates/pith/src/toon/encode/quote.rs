@@ -7,7 +7,7 @@ use crate::Value;
 use crate::toon::Spec;
 
 /// The quoting rules in force for one document.
-pub(super) struct Quoting {
+pub(crate) struct Quoting {
     /// Per byte: [`QUOTE`] when it forces quotes anywhere in a value
     /// (`: " \ [ ] { }`, the C0 controls, the document delimiter), and
     /// [`ESCAPE`] when it is written escaped inside quotes.
@@ -19,7 +19,7 @@ const QUOTE: u8 = 1;
 const ESCAPE: u8 = 2;
 
 impl Quoting {
-    pub(super) fn new(delimiter: u8, spec: Spec) -> Quoting {
+    pub(crate) fn new(delimiter: u8, spec: Spec) -> Quoting {
         let table = match delimiter {
             b',' => &CLASS_COMMA,
             b'|' => &CLASS_PIPE,
@@ -34,7 +34,7 @@ impl Quoting {
 
     /// Appends a primitive (`null`, a boolean, a number or a string) as a token.
     #[inline]
-    pub(super) fn primitive(&self, out: &mut Vec<u8>, v: &Value) {
+    pub(crate) fn primitive(&self, out: &mut Vec<u8>, v: &Value) {
         match v {
             Value::String(s) => self.string(out, s),
             Value::Number(n) => n.write_to(out),
@@ -49,7 +49,7 @@ impl Quoting {
 
     /// Appends a string value, quoted only when the rules require it.
     #[inline]
-    pub(super) fn string(&self, out: &mut Vec<u8>, s: &str) {
+    pub(crate) fn string(&self, out: &mut Vec<u8>, s: &str) {
         let b = s.as_bytes();
         let class = self.class(b);
         if class & QUOTE == 0 && !self.reads_as_other(s) {
@@ -112,7 +112,7 @@ impl Quoting {
 
 /// Appends a key: bare when it matches `^[A-Za-z_][A-Za-z0-9_.]*$`, quoted otherwise.
 #[inline]
-pub(super) fn write_key(out: &mut Vec<u8>, key: &str) {
+pub(crate) fn write_key(out: &mut Vec<u8>, key: &str) {
     if is_bare_key(key) {
         put(out, key.as_bytes());
     } else {
@@ -122,7 +122,7 @@ pub(super) fn write_key(out: &mut Vec<u8>, key: &str) {
 
 /// Whether a key may be written without quotes.
 #[inline]
-pub(super) fn is_bare_key(key: &str) -> bool {
+pub(crate) fn is_bare_key(key: &str) -> bool {
     match key.as_bytes().split_first() {
         Some((&f, rest)) => {
             (f.is_ascii_alphabetic() || f == b'_') && rest.iter().all(|&c| KEY_BYTE[c as usize])
@@ -162,7 +162,7 @@ pub(super) fn put(out: &mut Vec<u8>, b: &[u8]) {
 }
 
 /// Appends `"s"` with `\\`, `\"`, `\n`, `\r`, `\t` and `\u00xx` escapes.
-pub(super) fn write_quoted(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_quoted(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
     out.reserve(b.len() + 2);
     out.push(b'"');
@@ -193,7 +193,7 @@ pub(super) fn write_quoted(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Matches `\d+(\.\d+)?([eE][+-]?\d+)?` against the whole of `b` (ASCII digits only).
-fn numeric_like(b: &[u8]) -> bool {
+pub(crate) fn numeric_like(b: &[u8]) -> bool {
     let digits = |i: usize| {
         b[i.min(b.len())..]
             .iter()

@@ -1,0 +1,453 @@
+//! The notation's writer.
+//!
+//! The value is written top-down. Objects are `key: value` lines, as in
+//! TOON; every array of objects is a sparse table (columns over the union of
+//! the rows' keys, nested field groups where the values are objects, flow
+//! cells for other nested values); other nested values are flow values.
+//! Where two layouts are possible (a nested object as lines or as one flow
+//! value; a short array of objects as a table or a flow value) both are
+//! written and the one with fewer tokens of [`Options::tokenizer`] is kept.
+//!
+//! References (§7) come from [`refs`]: the writer writes `*name` for every
+//! value that has one and logs the use; only used names are defined, each
+//! above its first user, so the prelude never holds a definition nobody
+//! uses. Derived columns (§9) are found per table by [`derive`].
+
+mod derive;
+mod refs;
+mod table;
+
+use self::refs::Refs;
+use super::{MARKER, Options};
+use crate::toon::Spec;
+use crate::toon::encode::quote::{Quoting, is_bare_key, numeric_like, write_key, write_quoted};
+use crate::tokens::Tokenizer;
+use crate::{Error, ErrorKind, Map, Result, Value};
+
+/// A notation document and what it uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notation {
+    /// The text (no final newline), starting with the marker line.
+    pub text: String,
+    /// How many names it defines.
+    pub references: usize,
+    /// How many derived columns its tables declare.
+    pub derived: usize,
+}
+
+impl Notation {
+    /// The readability score of the document (`docs/notation.md`): 5, minus
+    /// one for references, minus one for derived columns.
+    pub fn readability(&self) -> u8 {
+        5 - u8::from(self.references > 0) - u8::from(self.derived > 0)
+    }
+}
+
+/// Writes `value` in the notation.
+///
+/// Returns `None` for a root array whose items are neither all objects nor
+/// all primitives (the notation writes no root list); such a value is left
+/// to the other forms.
+///
+/// # Errors
+///
+/// [`ErrorKind::DepthLimit`] for a value nested deeper than
+/// [`Options::max_depth`]; [`ErrorKind::Indentation`] for an indent of 0.
+pub fn encode(value: &Value, opts: &Options) -> Result<Option<Notation>> {
+    if opts.indent == 0 {
+        return Err(Error::new(
+            ErrorKind::Indentation,
+            "expected an indent of at least 1 space, found 0",
+        ));
+    }
+    if value.depth() > opts.max_depth {
+        return Err(Error::at_path(
+            ErrorKind::DepthLimit,
+            "$",
+            format!(
+                "expected at most {} levels of nesting, found more",
+                opts.max_depth
+            ),
+        ));
+    }
+    let refs = if opts.references {
+        Refs::find(value)
+    } else {
+        Refs::none()
+    };
+    let mut w = Writer::new(opts, &refs);
+    let mut body = String::new();
+    match value {
+        Value::Object(m) => w.object_lines(&mut body, m, 0),
+        Value::Array(items) if items.iter().all(|v| matches!(v, Value::Object(_))) && !items.is_empty() => {
+            let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
+            w.table(&mut body, None, &rows, None, 0)
+        }
+        Value::Array(items) if items.iter().all(Value::is_primitive) => {
+            w.inline_array(&mut body, None, items)
+        }
+        Value::Array(_) => return Ok(None),
+        v => w.cell(&mut body, v),
+    }
+    let prelude = w.prelude();
+    let mut text = String::with_capacity(MARKER.len() + 1 + prelude.len() + body.len());
+    text.push_str(MARKER);
+    text.push('\n');
+    text.push_str(&prelude);
+    text.push_str(&body);
+    Ok(Some(Notation {
+        text,
+        references: w.defined,
+        derived: w.derived,
+    }))
+}
+
+/// Text written on the side, with what it uses.
+struct Fragment {
+    text: String,
+    uses: Vec<u32>,
+    derived: usize,
+}
+
+pub(super) struct Writer<'o, 'r, 'a> {
+    opts: &'o Options,
+    refs: &'r Refs<'a>,
+    quoting: Quoting,
+    delimiter: char,
+    tokenizer: &'static Tokenizer,
+    /// Names used by the text written so far and kept, in order of use.
+    uses: Vec<u32>,
+    /// Definitions written by [`Writer::prelude`].
+    defined: usize,
+    /// Derived columns in the tables written so far and kept.
+    derived: usize,
+}
+
+impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
+    fn new(opts: &'o Options, refs: &'r Refs<'a>) -> Self {
+        Writer {
+            opts,
+            refs,
+            quoting: Quoting::new(opts.delimiter.as_byte(), Spec::V4),
+            delimiter: opts.delimiter.as_char(),
+            tokenizer: Tokenizer::get(opts.tokenizer),
+            uses: Vec::new(),
+            defined: 0,
+            derived: 0,
+        }
+    }
+
+    /// The definitions of every name used, each above its first user.
+    fn prelude(&mut self) -> String {
+        let mut done = vec![false; self.refs.names.len()];
+        let mut out = String::new();
+        for id in std::mem::take(&mut self.uses) {
+            self.define(id, &mut done, &mut out);
+        }
+        out
+    }
+
+    fn define(&mut self, id: u32, done: &mut [bool], out: &mut String) {
+        if done[id as usize] {
+            return;
+        }
+        done[id as usize] = true;
+        let (name, value) = {
+            let (n, v) = &self.refs.names[id as usize];
+            (n.clone(), *v)
+        };
+        let mark = self.uses.len();
+        let mut line = String::new();
+        line.push('&');
+        line.push_str(&name);
+        line.push_str(": ");
+        match value {
+            Value::Object(_) | Value::Array(_) => self.flow_inner(&mut line, value),
+            v => self.primitive(&mut line, v),
+        }
+        line.push('\n');
+        let inner: Vec<u32> = self.uses.drain(mark..).collect();
+        for used in inner {
+            self.define(used, done, out);
+        }
+        out.push_str(&line);
+        self.defined += 1;
+    }
+
+    fn indent(&self, out: &mut String, depth: usize) {
+        for _ in 0..depth * self.opts.indent {
+            out.push(' ');
+        }
+    }
+
+    fn cost(&self, text: &str) -> usize {
+        self.tokenizer.count(text)
+    }
+
+    /// Writes with `f` on the side: the text, and the names and derived
+    /// columns it uses, to be kept with [`Writer::keep`] or dropped.
+    fn render(&mut self, f: impl FnOnce(&mut Self, &mut String)) -> Fragment {
+        let uses = std::mem::take(&mut self.uses);
+        let derived = std::mem::take(&mut self.derived);
+        let mut text = String::new();
+        f(self, &mut text);
+        Fragment {
+            text,
+            uses: std::mem::replace(&mut self.uses, uses),
+            derived: std::mem::replace(&mut self.derived, derived),
+        }
+    }
+
+    fn keep(&mut self, out: &mut String, f: Fragment) {
+        out.push_str(&f.text);
+        self.uses.extend(f.uses);
+        self.derived += f.derived;
+    }
+
+    /// Keeps `a`, or `b` when it costs fewer tokens.
+    fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
+        let pick = if self.cost(&b.text) < self.cost(&a.text) { b } else { a };
+        self.keep(out, pick);
+    }
+
+    /// The members of `m` as lines at `depth`, each ending with a newline
+    /// except the document's last.
+    fn object_lines(&mut self, out: &mut String, m: &Map, depth: usize) {
+        for (i, (k, v)) in m.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            self.member(out, k, v, depth);
+        }
+    }
+
+    /// One member: `key: value`, `key:` and nested lines, or a table.
+    fn member(&mut self, out: &mut String, key: &str, v: &Value, depth: usize) {
+        if let Some(id) = self.refs.of(v) {
+            self.indent(out, depth);
+            write_key_str(out, key);
+            out.push_str(": ");
+            self.use_ref(out, id);
+            return;
+        }
+        match v {
+            Value::Object(m) if m.is_empty() => {
+                self.indent(out, depth);
+                write_key_str(out, key);
+                out.push(':');
+            }
+            Value::Object(m) => {
+                // As nested lines, or as one flow value: the cheaper.
+                let lines = self.render(|w, o| {
+                    w.indent(o, depth);
+                    write_key_str(o, key);
+                    o.push_str(":\n");
+                    w.object_lines(o, m, depth + 1);
+                });
+                let flow = self.render(|w, o| {
+                    w.indent(o, depth);
+                    write_key_str(o, key);
+                    o.push_str(": ");
+                    w.flow_inner(o, v);
+                });
+                self.keep_cheaper(out, lines, flow);
+            }
+            Value::Array(items) if items.is_empty() => {
+                self.indent(out, depth);
+                write_key_str(out, key);
+                out.push_str(": []");
+            }
+            Value::Array(items) if items.iter().all(Value::is_primitive) => {
+                self.indent(out, depth);
+                self.inline_array(out, Some(key), items);
+            }
+            Value::Array(items) if items.iter().all(|v| matches!(v, Value::Object(_))) => {
+                let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
+                if rows.len() > 3 {
+                    self.table(out, Some(key), &rows, None, depth);
+                    return;
+                }
+                // A short array of objects: as a table, or as one flow value.
+                let table = self.render(|w, o| w.table(o, Some(key), &rows, None, depth));
+                let flow = self.render(|w, o| {
+                    w.indent(o, depth);
+                    write_key_str(o, key);
+                    o.push_str(": ");
+                    w.flow_inner(o, v);
+                });
+                self.keep_cheaper(out, table, flow);
+            }
+            Value::Array(_) => {
+                self.indent(out, depth);
+                write_key_str(out, key);
+                out.push_str(": ");
+                self.flow_inner(out, v);
+            }
+            v => {
+                self.indent(out, depth);
+                write_key_str(out, key);
+                out.push_str(": ");
+                self.primitive(out, v);
+            }
+        }
+    }
+
+    /// `key[N]: a,b,c` (TOON's inline array), or `[N]: a,b,c` at the root.
+    fn inline_array(&mut self, out: &mut String, key: Option<&str>, items: &[Value]) {
+        if let Some(k) = key {
+            write_key_str(out, k);
+        }
+        out.push('[');
+        out.push_str(&items.len().to_string());
+        self.delimiter_mark(out);
+        out.push_str("]:");
+        for (i, v) in items.iter().enumerate() {
+            out.push(if i == 0 { ' ' } else { self.delimiter });
+            self.cell(out, v);
+        }
+    }
+
+    /// The delimiter's mark inside `[N…]`: nothing for a comma.
+    fn delimiter_mark(&self, out: &mut String) {
+        if self.delimiter != ',' {
+            out.push(self.delimiter);
+        }
+    }
+
+    fn use_ref(&mut self, out: &mut String, id: u32) {
+        out.push('*');
+        out.push_str(&self.refs.names[id as usize].0);
+        self.uses.push(id);
+    }
+
+    /// A value in a cell: a reference, a flow value or a primitive.
+    fn cell(&mut self, out: &mut String, v: &Value) {
+        if let Some(id) = self.refs.of(v) {
+            self.use_ref(out, id);
+            return;
+        }
+        match v {
+            Value::Object(_) | Value::Array(_) => self.flow_inner(out, v),
+            v => self.primitive(out, v),
+        }
+    }
+
+    /// A primitive under TOON's rules for the document's delimiter, plus the
+    /// notation's own: a leading `*`, `&`, or the string `~`, is quoted.
+    fn primitive(&self, out: &mut String, v: &Value) {
+        if let Value::String(s) = v {
+            if s.starts_with(['*', '&']) || s == "~" {
+                let mut b = Vec::with_capacity(s.len() + 2);
+                write_quoted(&mut b, s);
+                push_utf8(out, b);
+                return;
+            }
+        }
+        let mut b = Vec::new();
+        self.quoting.primitive(&mut b, v);
+        push_utf8(out, b);
+    }
+
+    /// A flow value (§5); a nested value with a name is `*name`, `v` itself
+    /// is written out.
+    fn flow_inner(&mut self, out: &mut String, v: &Value) {
+        match v {
+            Value::Object(m) => {
+                out.push('{');
+                for (i, (k, child)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_key_str(out, k);
+                    out.push(':');
+                    self.flow(out, child);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (i, child) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    self.flow(out, child);
+                }
+                out.push(']');
+            }
+            v => flow_primitive(out, v),
+        }
+    }
+
+    fn flow(&mut self, out: &mut String, v: &Value) {
+        match self.refs.of(v) {
+            Some(id) => self.use_ref(out, id),
+            None => self.flow_inner(out, v),
+        }
+    }
+}
+
+/// Appends bytes the writers produced from `&str`s (always UTF-8).
+fn push_utf8(out: &mut String, b: Vec<u8>) {
+    match String::from_utf8(b) {
+        Ok(s) => out.push_str(&s),
+        Err(e) => out.push_str(&String::from_utf8_lossy(e.as_bytes())),
+    }
+}
+
+/// A key under TOON's rule: bare when it matches `[A-Za-z_][A-Za-z0-9_.]*`.
+fn write_key_str(out: &mut String, key: &str) {
+    if is_bare_key(key) {
+        out.push_str(key);
+    } else {
+        let mut b = Vec::with_capacity(key.len() + 2);
+        write_key(&mut b, key);
+        push_utf8(out, b);
+    }
+}
+
+/// A primitive inside a flow value: bare where §5 allows it.
+fn flow_primitive(out: &mut String, v: &Value) {
+    match v {
+        Value::String(s) if is_bare_flow(s) => out.push_str(s),
+        Value::String(s) => {
+            let mut b = Vec::with_capacity(s.len() + 2);
+            write_quoted(&mut b, s);
+            push_utf8(out, b);
+        }
+        Value::Number(n) => {
+            let mut b = Vec::new();
+            n.write_to(&mut b);
+            push_utf8(out, b);
+        }
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Null => out.push_str("null"),
+        Value::Object(_) | Value::Array(_) => {
+            debug_assert!(false, "container as a flow primitive")
+        }
+    }
+}
+
+/// Whether a string may stand bare in a flow value (`docs/notation.md` §5),
+/// with the writer's extra caution: nothing TOON would read as a number,
+/// no leading `-` or `#`, no backslash.
+pub(super) fn is_bare_flow(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    if first == b' ' || last == b' ' || matches!(first, b'*' | b'&' | b'~' | b'-' | b'#' | b'+')
+    {
+        return false;
+    }
+    if b
+        .iter()
+        .any(|&c| c < 0x20 || c == 0x7f || matches!(c, b',' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\'))
+    {
+        return false;
+    }
+    if matches!(s, "true" | "false" | "null") {
+        return false;
+    }
+    !(first.is_ascii_digit() && numeric_like(b))
+}

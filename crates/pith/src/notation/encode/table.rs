@@ -1,0 +1,279 @@
+//! Sparse tables (`docs/notation.md` §3): the columns of a collection of
+//! object rows, and the rows written under them.
+
+use super::derive::{self, Rule};
+use super::{Writer, write_key_str};
+use crate::{Map, Value};
+use std::collections::HashMap;
+
+/// Rows wider than this many cells are hard to read: the widest groups
+/// become single flow cells until a row fits.
+const MAX_CELLS: usize = 64;
+/// Groups nest at most this deep.
+const MAX_GROUP_DEPTH: usize = 6;
+
+/// One column of a table header.
+pub(super) struct Col<'a> {
+    pub(super) key: &'a str,
+    /// Some rows lack the key.
+    pub(super) optional: bool,
+    pub(super) kind: Kind<'a>,
+}
+
+pub(super) enum Kind<'a> {
+    /// One cell per row.
+    Leaf,
+    /// A nested field group.
+    Group(Vec<Col<'a>>),
+    /// A derived column: no cell.
+    Derived(Rule),
+}
+
+/// What the rows hold under one key.
+#[derive(Default, Clone, Copy)]
+struct Census {
+    present: usize,
+    objects: usize,
+    nulls: usize,
+    others: usize,
+    named: usize,
+}
+
+impl Writer<'_, '_, '_> {
+    /// Plans the columns of `rows` (every row an object).
+    fn plan<'a>(&self, rows: &[&'a Map], level: usize, derive_ok: bool) -> Vec<Col<'a>> {
+        let mut index: HashMap<&'a str, usize> = HashMap::new();
+        let mut keys: Vec<&'a str> = Vec::new();
+        let mut census: Vec<Census> = Vec::new();
+        for row in rows {
+            for (k, v) in row.iter() {
+                let i = *index.entry(k.as_str()).or_insert_with(|| {
+                    keys.push(k.as_str());
+                    census.push(Census::default());
+                    keys.len() - 1
+                });
+                let c = &mut census[i];
+                c.present += 1;
+                match v {
+                    Value::Object(m) if !m.is_empty() => {
+                        c.objects += 1;
+                        if self.refs.of(v).is_some() {
+                            c.named += 1;
+                        }
+                    }
+                    Value::Null => c.nulls += 1,
+                    _ => c.others += 1,
+                }
+            }
+        }
+        let mut cols: Vec<Col<'a>> = keys
+            .iter()
+            .zip(&census)
+            .map(|(&key, c)| {
+                let optional = c.present < rows.len();
+                let groupable = c.objects > 0
+                    && c.others == 0
+                    && c.named * 2 < c.objects
+                    && level < MAX_GROUP_DEPTH;
+                let kind = if groupable {
+                    let inner: Vec<&'a Map> = rows
+                        .iter()
+                        .filter_map(|r| r.get(key).and_then(Value::as_object))
+                        .collect();
+                    let sub = self.plan(&inner, level + 1, derive_ok && !optional && c.nulls == 0);
+                    if dense(&sub, &inner) {
+                        Kind::Group(sub)
+                    } else {
+                        Kind::Leaf
+                    }
+                } else {
+                    Kind::Leaf
+                };
+                Col { key, optional, kind }
+            })
+            .collect();
+        if level == 0 {
+            while cells(&cols) > MAX_CELLS {
+                let widest = cols
+                    .iter_mut()
+                    .filter(|c| matches!(c.kind, Kind::Group(_)))
+                    .max_by_key(|c| cells(std::slice::from_ref(*c)));
+                match widest {
+                    Some(c) => c.kind = Kind::Leaf,
+                    None => break,
+                }
+            }
+        }
+        if derive_ok && self.opts.derived {
+            derive::apply(&mut cols, rows);
+        }
+        cols
+    }
+
+    /// A table of `rows`: `key[N]{…}:` and one row per line; `names` makes
+    /// it a keyed table (`key[N:]{…}:`, rows `name: cells`). A root array's
+    /// rows (no key, not keyed) stand at indentation 0.
+    pub(super) fn table(
+        &mut self,
+        out: &mut String,
+        key: Option<&str>,
+        rows: &[&Map],
+        names: Option<&[&str]>,
+        depth: usize,
+    ) {
+        let cols = self.plan(rows, 0, true);
+        self.derived += count_derived(&cols);
+        self.indent(out, depth);
+        if let Some(k) = key {
+            write_key_str(out, k);
+        }
+        out.push('[');
+        out.push_str(&rows.len().to_string());
+        self.delimiter_mark(out);
+        if names.is_some() {
+            out.push(':');
+        }
+        out.push_str("]{");
+        self.fields(out, &cols);
+        out.push_str("}:");
+        let row_depth = if key.is_none() && names.is_none() {
+            0
+        } else {
+            depth + 1
+        };
+        for (i, row) in rows.iter().enumerate() {
+            out.push('\n');
+            self.indent(out, row_depth);
+            if let Some(names) = names {
+                write_key_str(out, names[i]);
+                out.push_str(": ");
+            }
+            let mut first = true;
+            self.cells(out, &cols, Some(row), &mut first);
+        }
+    }
+
+    fn fields(&mut self, out: &mut String, cols: &[Col<'_>]) {
+        for (i, c) in cols.iter().enumerate() {
+            if i > 0 {
+                out.push(self.delimiter);
+            }
+            write_key_str(out, c.key);
+            if c.optional {
+                out.push('?');
+            }
+            match &c.kind {
+                Kind::Leaf => {}
+                Kind::Group(sub) => {
+                    out.push('{');
+                    self.fields(out, sub);
+                    out.push('}');
+                }
+                Kind::Derived(rule) => {
+                    out.push('=');
+                    rule.write(out, self);
+                }
+            }
+        }
+    }
+
+    /// The cells of one row (or of one group in a row); `None` writes the
+    /// empty cells of an absent group.
+    fn cells(&mut self, out: &mut String, cols: &[Col<'_>], row: Option<&Map>, first: &mut bool) {
+        let mut at = 0;
+        for c in cols {
+            let v = row.and_then(|m| lookup(m, c.key, &mut at));
+            match &c.kind {
+                Kind::Derived(_) => {}
+                Kind::Leaf => {
+                    self.sep(out, first);
+                    if let Some(v) = v {
+                        self.cell(out, v);
+                    }
+                }
+                Kind::Group(sub) => match v {
+                    Some(Value::Object(m)) => self.cells(out, sub, Some(m), first),
+                    Some(_) => {
+                        // Null (planning let no other value into a group).
+                        self.sep(out, first);
+                        out.push('~');
+                        let mut n = cells(sub);
+                        n = n.saturating_sub(1);
+                        for _ in 0..n {
+                            out.push(self.delimiter);
+                        }
+                    }
+                    None => self.cells(out, sub, None, first),
+                },
+            }
+        }
+    }
+
+    fn sep(&self, out: &mut String, first: &mut bool) {
+        if *first {
+            *first = false;
+        } else {
+            out.push(self.delimiter);
+        }
+    }
+}
+
+/// `m[key]`, trying the entry after the last one found first: rows mostly
+/// hold their keys in the header's order.
+fn lookup<'m>(m: &'m Map, key: &str, at: &mut usize) -> Option<&'m Value> {
+    if let Some((k, v)) = m.get_index(*at) {
+        if k == key {
+            *at += 1;
+            return Some(v);
+        }
+    }
+    let i = m.index_of(key)?;
+    *at = i + 1;
+    m.get_index(i).map(|(_, v)| v)
+}
+
+/// The number of cells a row of these columns has.
+pub(super) fn cells(cols: &[Col<'_>]) -> usize {
+    cols.iter()
+        .map(|c| match &c.kind {
+            Kind::Leaf => 1,
+            Kind::Group(sub) => cells(sub),
+            Kind::Derived(_) => 0,
+        })
+        .sum()
+}
+
+fn count_derived(cols: &[Col<'_>]) -> usize {
+    cols.iter()
+        .map(|c| match &c.kind {
+            Kind::Derived(_) => 1,
+            Kind::Group(sub) => count_derived(sub),
+            Kind::Leaf => 0,
+        })
+        .sum()
+}
+
+/// Whether a group is worth its columns and keeps every object as it is:
+/// at least half of its cells filled, at least one cell, no row with none of
+/// its keys, and every object's keys in the group's order (a group's
+/// objects are not rows, so their key order must not change).
+fn dense(sub: &[Col<'_>], rows: &[&Map]) -> bool {
+    let width = sub.len();
+    if width == 0 || cells(sub) == 0 || rows.iter().any(|m| m.is_empty()) {
+        return false;
+    }
+    let filled: usize = rows.iter().map(|m| m.len()).sum();
+    if filled * 2 < width * rows.len() {
+        return false;
+    }
+    let position: HashMap<&str, usize> = sub.iter().enumerate().map(|(i, c)| (c.key, i)).collect();
+    rows.iter().all(|m| {
+        let mut last = None;
+        m.keys().all(|k| {
+            let p = position.get(k.as_str()).copied();
+            let ok = p > last;
+            last = p;
+            ok
+        })
+    })
+}
