@@ -71,7 +71,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Option<Notation>> {
         ));
     }
     let refs = if opts.references {
-        Refs::find(value)
+        Refs::find(value, Tokenizer::get(opts.tokenizer))
     } else {
         Refs::none()
     };

@@ -10,14 +10,21 @@
 //! considered; the greedy order (largest first) means every class is judged
 //! with the counts the document will really have.
 
+use super::{flow_primitive, write_key_str};
+use crate::tokens::Tokenizer;
 use crate::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 /// Containers smaller than this (compact-JSON bytes) are never named.
-const MIN_SUBTREE: usize = 40;
-/// Strings shorter than this are never named.
-const MIN_STRING: usize = 32;
+const MIN_SUBTREE: usize = 24;
+/// Strings shorter than this (bytes) are never named.
+const MIN_STRING: usize = 8;
+/// Identity strings shorter than this are never named (a name of
+/// [`ID_PREFIX`] characters must be shorter than the value).
+const MIN_ID_STRING: usize = 16;
+/// How many characters of an identity string (or an object's `sha`) name it.
+const ID_PREFIX: usize = 8;
 /// Longest name, in bytes.
 const MAX_NAME: usize = 48;
 /// Members that tell an object's identity, in the order they are tried.
@@ -50,11 +57,12 @@ impl<'a> Refs<'a> {
         }
     }
 
-    /// Finds the references worth making in `root`.
-    pub(super) fn find(root: &'a Value) -> Refs<'a> {
+    /// Finds the references worth making in `root`, judged in tokens of
+    /// `tokenizer`.
+    pub(super) fn find(root: &'a Value, tokenizer: &Tokenizer) -> Refs<'a> {
         let mut walk = Walk::default();
         walk.visit(root, "item", false);
-        walk.choose()
+        walk.choose(tokenizer)
     }
 
     /// The reference that stands for `v`, if any.
@@ -87,6 +95,9 @@ struct Node<'a> {
     key: &'a str,
     /// Candidate nodes inside this one: `nodes[self+1 .. end]`.
     end: usize,
+    /// A string under an identity key (`id`, `sha`, `*_id`…): named by its
+    /// own first characters, so the identity stays readable where it is used.
+    id_like: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -105,7 +116,7 @@ impl<'a> Walk<'a> {
                 h.write(s.as_bytes());
                 let hash = h.finish() ^ 0x7374_7200;
                 let size = s.len() + 2;
-                if s.len() >= MIN_STRING && !id_like {
+                if s.len() >= if id_like { MIN_ID_STRING } else { MIN_STRING } {
                     let at = self.nodes.len();
                     self.nodes.push(Node {
                         value: v,
@@ -113,6 +124,7 @@ impl<'a> Walk<'a> {
                         size,
                         key,
                         end: at + 1,
+                        id_like,
                     });
                 }
                 (hash, size)
@@ -152,6 +164,7 @@ impl<'a> Walk<'a> {
             size: 0,
             key,
             end: 0,
+            id_like: false,
         });
         self.nodes.len() - 1
     }
@@ -165,12 +178,12 @@ impl<'a> Walk<'a> {
         (hash, size)
     }
 
-    fn choose(self) -> Refs<'a> {
+    fn choose(self, tokenizer: &Tokenizer) -> Refs<'a> {
         let nodes = self.nodes;
         // Hashes seen more than once are the only ones worth classifying.
         let mut seen: HashMap<u64, u32> = HashMap::new();
         for n in &nodes {
-            if n.size >= MIN_SUBTREE {
+            if n.size >= MIN_STRING {
                 *seen.entry(n.hash).or_default() += 1;
             }
         }
@@ -180,7 +193,8 @@ impl<'a> Walk<'a> {
         let mut by_hash: HashMap<u64, Vec<u32>> = HashMap::new();
         let mut class_of: Vec<u32> = vec![u32::MAX; nodes.len()];
         for (i, n) in nodes.iter().enumerate() {
-            if n.size < MIN_SUBTREE || seen.get(&n.hash).copied().unwrap_or(0) < 2 {
+            let min = if matches!(n.value, Value::String(_)) { MIN_STRING } else { MIN_SUBTREE };
+            if n.size < min || seen.get(&n.hash).copied().unwrap_or(0) < 2 {
                 continue;
             }
             let list = by_hash.entry(n.hash).or_default();
@@ -219,10 +233,23 @@ impl<'a> Walk<'a> {
                 continue;
             }
             let rep = &nodes[reps[c as usize]];
-            let name = unique_name(&base_name(rep.value, rep.key), &mut taken);
-            let use_cost = name.len() + 1;
-            let def_cost = name.len() + 4 + rep.size;
-            if k * rep.size <= k * use_cost + def_cost + rep.size / 4 + 8 {
+            // Bytes bound tokens from above: a value whose repeats cannot
+            // pay for two tokens a use is not counted at all.
+            if (k - 1) * rep.size <= 2 * k + 4 {
+                continue;
+            }
+            let base = match rep.value {
+                Value::String(s) if rep.id_like => sanitise(&s.chars().take(ID_PREFIX).collect::<String>()),
+                v => base_name(v, rep.key),
+            };
+            let name = unique_name(&base, &mut taken);
+            let mut text = String::new();
+            plain_flow(&mut text, rep.value);
+            let value_cost = tokenizer.count(&text);
+            let use_cost = tokenizer.count(&name) + 1;
+            // `&name: ` and the line's end, beside the value itself.
+            let def_cost = use_cost + 2 + value_cost;
+            if k * value_cost <= k * use_cost + def_cost + 2 {
                 taken.remove(&name);
                 continue;
             }
@@ -243,6 +270,35 @@ impl<'a> Walk<'a> {
             }
         }
         Refs { at, names }
+    }
+}
+
+/// `v` as a flow value without references (what a definition would hold).
+fn plain_flow(out: &mut String, v: &Value) {
+    match v {
+        Value::Object(m) => {
+            out.push('{');
+            for (i, (k, child)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_key_str(out, k);
+                out.push(':');
+                plain_flow(out, child);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, child) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                plain_flow(out, child);
+            }
+            out.push(']');
+        }
+        v => flow_primitive(out, v),
     }
 }
 
@@ -275,7 +331,7 @@ fn identity(m: &Map) -> Option<String> {
         match m.get(k) {
             Some(Value::String(s)) if !s.is_empty() => {
                 return Some(if k == "sha" {
-                    s.chars().take(12).collect()
+                    s.chars().take(ID_PREFIX).collect()
                 } else {
                     s.clone()
                 });
@@ -372,11 +428,12 @@ mod tests {
             r#"[{{"n":1,"repo":{repo},"user":{user}}},{{"n":2,"repo":{repo},"user":{user}}},{{"n":3,"repo":{repo},"user":{user}}}]"#
         );
         let v = crate::json::parse(&doc).unwrap();
-        let refs = Refs::find(&v);
+        let tok = Tokenizer::get(crate::tokens::TokenizerKind::ALL[0]);
+        let refs = Refs::find(&v, tok);
         let names: Vec<&str> = refs.names.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["octo/r", "octo"]);
         // A value that occurs once is never named.
         let v = crate::json::parse(&format!("[{repo}]")).unwrap();
-        assert!(Refs::find(&v).is_empty());
+        assert!(Refs::find(&v, tok).is_empty());
     }
 }
