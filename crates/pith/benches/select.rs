@@ -34,6 +34,7 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
         form,
         metric,
         toon: toon.clone(),
+        ..Options::default()
     };
     let bytes = opts(Form::Auto, Metric::Bytes);
     let tokens = opts(Form::Auto, Metric::Tokens(TokenizerKind::O200k));

@@ -198,6 +198,7 @@ fn opts(form: Form, metric: Metric) -> Options {
         form,
         metric,
         toon: EncodeOptions::default(),
+        ..Options::default()
     }
 }
 
@@ -275,7 +276,7 @@ proptest! {
             ..EncodeOptions::default()
         };
         for form in [Form::Auto, Form::HoistedCompact, Form::Hoisted] {
-            let o = Options { form, metric: Metric::Tokens(TokenizerKind::O200k), toon: toon.clone() };
+            let o = Options { form, metric: Metric::Tokens(TokenizerKind::O200k), toon: toon.clone(), ..Options::default() };
             let out = encode(&v, &o).expect("encodes");
             let dec = DecodeOptions { indent, ..DecodeOptions::default() };
             let back = decode(out.text.as_bytes(), &dec)

@@ -24,7 +24,7 @@ const MIN_STRING: usize = 8;
 /// [`ID_PREFIX`] characters must be shorter than the value).
 const MIN_ID_STRING: usize = 16;
 /// How many characters of an identity string (or an object's `sha`) name it.
-const ID_PREFIX: usize = 8;
+const ID_PREFIX: usize = 7;
 /// Longest name, in bytes.
 const MAX_NAME: usize = 48;
 /// Members that tell an object's identity, in the order they are tried.
@@ -240,7 +240,7 @@ impl<'a> Walk<'a> {
             }
             let base = match rep.value {
                 Value::String(s) if rep.id_like => sanitise(&s.chars().take(ID_PREFIX).collect::<String>()),
-                v => base_name(v, rep.key),
+                v => base_name(v, rep.key, tokenizer),
             };
             let name = unique_name(&base, &mut taken);
             let mut text = String::new();
@@ -311,40 +311,49 @@ fn key_of_item(key: &str) -> &str {
 fn is_id_like(k: &str) -> bool {
     matches!(
         k,
-        "id" | "sha" | "node_id" | "number" | "key" | "name" | "login" | "slug" | "uuid" | "email"
+        "id" | "sha" | "node_id" | "number" | "key" | "name" | "login" | "slug" | "uuid"
     ) || k.ends_with("_id")
         || k.ends_with("_sha")
         || k.ends_with("Id")
 }
 
 /// The name a value gets before collisions are resolved (`docs/notation.md` §7).
-fn base_name(v: &Value, key: &str) -> String {
-    let raw = match v {
-        Value::Object(m) => identity(m).unwrap_or_else(|| key.to_owned()),
-        _ => key.to_owned(),
-    };
-    sanitise(&raw)
+fn base_name(v: &Value, key: &str, tokenizer: &Tokenizer) -> String {
+    match v {
+        Value::Object(m) => identity(m, tokenizer).unwrap_or_else(|| sanitise(key)),
+        _ => sanitise(key),
+    }
 }
 
-fn identity(m: &Map) -> Option<String> {
+/// The shortest (in tokens) of the object's identity members, sanitised:
+/// words (`login`, `name`, …) before numbers and hashes (`sha`, `id`,
+/// `number`), ties to the earlier key of [`IDENTITY_KEYS`].
+fn identity(m: &Map, tokenizer: &Tokenizer) -> Option<String> {
+    let mut best: Option<((bool, usize), String)> = None;
     for k in IDENTITY_KEYS {
-        match m.get(k) {
+        let raw = match m.get(k) {
             Some(Value::String(s)) if !s.is_empty() => {
-                return Some(if k == "sha" {
+                if k == "sha" {
                     s.chars().take(ID_PREFIX).collect()
                 } else {
                     s.clone()
-                });
+                }
             }
             Some(Value::Number(n)) => {
                 let mut b = Vec::new();
                 n.write_to(&mut b);
-                return Some(String::from_utf8_lossy(&b).into_owned());
+                String::from_utf8_lossy(&b).into_owned()
             }
-            _ => {}
+            _ => continue,
+        };
+        let name = sanitise(&raw);
+        let word = matches!(m.get(k), Some(Value::String(_))) && k != "sha";
+        let cost = (!word, tokenizer.count(&name));
+        if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+            best = Some((cost, name));
         }
     }
-    None
+    best.map(|(_, n)| n)
 }
 
 /// Every character outside the name alphabet becomes `_`; at most
@@ -369,13 +378,15 @@ pub(super) fn sanitise(raw: &str) -> String {
     s
 }
 
-/// `base`, or `base~2`, `base~3`, … when taken.
+/// `base`, or when taken `base2`, `base3`, … (`base~2`, … when `base` ends
+/// with a digit, so that the number stays apart), the first one free.
 fn unique_name(base: &str, taken: &mut HashSet<String>) -> String {
     if taken.insert(base.to_owned()) {
         return base.to_owned();
     }
+    let sep = if base.ends_with(|c: char| c.is_ascii_digit()) { "~" } else { "" };
     (2..)
-        .map(|i| format!("{base}~{i}"))
+        .map(|i| format!("{base}{sep}{i}"))
         .find(|n| taken.insert(n.clone()))
         .expect("some suffix is free")
 }
@@ -414,8 +425,12 @@ mod tests {
         assert_eq!(sanitise(""), "v");
         let mut taken = HashSet::new();
         assert_eq!(unique_name("u", &mut taken), "u");
-        assert_eq!(unique_name("u", &mut taken), "u~2");
-        assert_eq!(unique_name("u", &mut taken), "u~3");
+        assert_eq!(unique_name("u", &mut taken), "u2");
+        assert_eq!(unique_name("u", &mut taken), "u3");
+        assert_eq!(unique_name("v1", &mut taken), "v1");
+        assert_eq!(unique_name("v1", &mut taken), "v1~2");
+        // A base that is itself another's suffixed name takes the next free one.
+        assert_eq!(unique_name("u2", &mut taken), "u2~2");
     }
 
     #[test]
