@@ -14,6 +14,7 @@ pub(super) const MIN_ROWS: usize = 8;
 const MAX_FIELDS: usize = 4;
 
 /// How a derived column's value is made.
+#[derive(Clone)]
 pub(super) enum Rule {
     /// The same value in every row.
     Constant(Value),
@@ -21,6 +22,7 @@ pub(super) enum Rule {
     Template(Vec<Piece>),
 }
 
+#[derive(Clone)]
 pub(super) enum Piece {
     Text(String),
     Field(String),

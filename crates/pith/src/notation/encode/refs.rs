@@ -46,6 +46,8 @@ pub(super) struct Refs<'a> {
     at: HashMap<usize, u32>,
     /// Names, and one representative value for each.
     pub(super) names: Vec<(String, &'a Value)>,
+    /// The compact-JSON size of each named value.
+    sizes: Vec<usize>,
 }
 
 impl<'a> Refs<'a> {
@@ -54,6 +56,7 @@ impl<'a> Refs<'a> {
         Refs {
             at: HashMap::new(),
             names: Vec::new(),
+            sizes: Vec::new(),
         }
     }
 
@@ -72,6 +75,11 @@ impl<'a> Refs<'a> {
             return None;
         }
         self.at.get(&(v as *const Value as usize)).copied()
+    }
+
+    /// The compact-JSON size of the value a name stands for.
+    pub(super) fn size(&self, id: u32) -> usize {
+        self.sizes[id as usize]
     }
 
     /// Whether there are no references at all.
@@ -225,6 +233,7 @@ impl<'a> Walk<'a> {
         // Largest first; ties in document order.
         order.sort_by_key(|&c| (std::cmp::Reverse(nodes[reps[c as usize]].size), reps[c as usize]));
         let mut names: Vec<(String, &'a Value)> = Vec::new();
+        let mut sizes: Vec<usize> = Vec::new();
         let mut taken: HashSet<String> = HashSet::new();
         let mut name_of: Vec<u32> = vec![u32::MAX; reps.len()];
         for c in order {
@@ -255,6 +264,7 @@ impl<'a> Walk<'a> {
             }
             name_of[c as usize] = names.len() as u32;
             names.push((name, rep.value));
+            sizes.push(rep.size);
             // All but one copy of everything inside is gone.
             for inner in &class_of[reps[c as usize] + 1..rep.end] {
                 if *inner != u32::MAX {
@@ -269,7 +279,7 @@ impl<'a> Walk<'a> {
                 at.insert(nodes[i].value as *const Value as usize, name_of[c as usize]);
             }
         }
-        Refs { at, names }
+        Refs { at, names, sizes }
     }
 }
 

@@ -20,6 +20,21 @@ pub(super) struct Col<'a> {
     pub(super) kind: Kind<'a>,
 }
 
+impl Col<'_> {
+    /// A copy of the column (for costing a layout on the side).
+    fn copy(&self) -> Col<'_> {
+        Col {
+            key: self.key,
+            optional: self.optional,
+            kind: match &self.kind {
+                Kind::Leaf => Kind::Leaf,
+                Kind::Group(sub) => Kind::Group(sub.iter().map(Col::copy).collect()),
+                Kind::Derived(rule) => Kind::Derived(rule.clone()),
+            },
+        }
+    }
+}
+
 pub(super) enum Kind<'a> {
     /// One cell per row.
     Leaf,
@@ -36,12 +51,15 @@ struct Census {
     objects: usize,
     nulls: usize,
     others: usize,
-    named: usize,
+    /// Bytes of the named objects (what a leaf column would not repeat).
+    named_bytes: usize,
+    /// Bytes of the keys of the other objects (what a group saves).
+    key_bytes: usize,
 }
 
 impl Writer<'_, '_, '_> {
     /// Plans the columns of `rows` (every row an object).
-    fn plan<'a>(&self, rows: &[&'a Map], level: usize, derive_ok: bool) -> Vec<Col<'a>> {
+    fn plan<'a>(&mut self, rows: &[&'a Map], level: usize, derive_ok: bool) -> Vec<Col<'a>> {
         let mut index: HashMap<&'a str, usize> = HashMap::new();
         let mut keys: Vec<&'a str> = Vec::new();
         let mut census: Vec<Census> = Vec::new();
@@ -57,8 +75,9 @@ impl Writer<'_, '_, '_> {
                 match v {
                     Value::Object(m) if !m.is_empty() => {
                         c.objects += 1;
-                        if self.refs.of(v).is_some() {
-                            c.named += 1;
+                        match self.refs.of(v) {
+                            Some(id) => c.named_bytes += self.refs.size(id),
+                            None => c.key_bytes += m.keys().map(|k| k.len() + 2).sum::<usize>(),
                         }
                     }
                     Value::Null => c.nulls += 1,
@@ -66,32 +85,26 @@ impl Writer<'_, '_, '_> {
                 }
             }
         }
-        let mut cols: Vec<Col<'a>> = keys
-            .iter()
-            .zip(&census)
-            .map(|(&key, c)| {
-                let optional = c.present < rows.len();
-                let groupable = c.objects > 0
-                    && c.others == 0
-                    && c.named * 2 < c.objects
-                    && level < MAX_GROUP_DEPTH;
-                let kind = if groupable {
-                    let inner: Vec<&'a Map> = rows
-                        .iter()
-                        .filter_map(|r| r.get(key).and_then(Value::as_object))
-                        .collect();
-                    let sub = self.plan(&inner, level + 1, derive_ok && !optional && c.nulls == 0);
-                    if dense(&sub, &inner) {
-                        Kind::Group(sub)
-                    } else {
-                        Kind::Leaf
-                    }
-                } else {
-                    Kind::Leaf
-                };
-                Col { key, optional, kind }
-            })
-            .collect();
+        let mut cols: Vec<Col<'a>> = Vec::with_capacity(keys.len());
+        for (&key, c) in keys.iter().zip(&census) {
+            let optional = c.present < rows.len();
+            let groupable = c.objects > 0 && c.others == 0 && level < MAX_GROUP_DEPTH;
+            let mut kind = Kind::Leaf;
+            if groupable {
+                let inner: Vec<&'a Map> = rows
+                    .iter()
+                    .filter_map(|r| r.get(key).and_then(Value::as_object))
+                    .collect();
+                let sub = self.plan(&inner, level + 1, derive_ok && !optional && c.nulls == 0);
+                // A group writes named objects out in full; a leaf column
+                // writes `*name` for them but repeats the others' keys:
+                // when some are named, the two are counted.
+                if dense(&sub, &inner) && (c.named_bytes == 0 || self.group_pays(rows, key, &sub)) {
+                    kind = Kind::Group(sub);
+                }
+            }
+            cols.push(Col { key, optional, kind });
+        }
         if level == 0 {
             while cells(&cols) > MAX_CELLS {
                 let widest = cols
@@ -207,6 +220,37 @@ impl Writer<'_, '_, '_> {
                 },
             }
         }
+    }
+
+    /// Whether the cells of column `key` cost fewer tokens as the group
+    /// `sub` than as one cell each.
+    fn group_pays(&mut self, rows: &[&Map], key: &str, sub: &[Col<'_>]) -> bool {
+        let cols = [Col {
+            key,
+            optional: true,
+            kind: Kind::Leaf,
+        }];
+        let leaf = self.render(|w, o| {
+            for row in rows {
+                let mut first = true;
+                w.cells(o, &cols, Some(row), &mut first);
+                o.push('\n');
+            }
+        });
+        let sub: Vec<Col<'_>> = sub.iter().map(Col::copy).collect();
+        let cols = [Col {
+            key,
+            optional: true,
+            kind: Kind::Group(sub),
+        }];
+        let group = self.render(|w, o| {
+            for row in rows {
+                let mut first = true;
+                w.cells(o, &cols, Some(row), &mut first);
+                o.push('\n');
+            }
+        });
+        self.cost(&group.text) < self.cost(&leaf.text)
     }
 
     fn sep(&self, out: &mut String, first: &mut bool) {
