@@ -95,11 +95,34 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Option<Notation>> {
     text.push('\n');
     text.push_str(&prelude);
     text.push_str(&body);
+    let (text, anchors) = w.anchor(&text);
     Ok(Some(Notation {
         text,
-        references: w.defined,
+        references: w.defined + anchors,
         derived: w.derived,
     }))
+}
+
+/// Brackets the mark of a named primitive in text being written: NUL never
+/// appears in the notation's text (control characters are escaped).
+const MARK: char = '\0';
+
+/// Where a named primitive stands, which decides how it is quoted.
+#[derive(Clone, Copy)]
+enum Context {
+    /// A cell, or after `key: `: TOON's rules for the document's delimiter.
+    Toon,
+    /// Inside a flow value.
+    Flow,
+}
+
+impl Context {
+    fn code(self) -> char {
+        match self {
+            Context::Toon => 't',
+            Context::Flow => 'f',
+        }
+    }
 }
 
 /// Text written on the side, with what it uses.
@@ -147,6 +170,57 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         out
     }
 
+    /// Replaces the marks of named primitives in `text`: the first use of a
+    /// name becomes `&name value`, later ones `*name`, and a name used once
+    /// is written as its value. Returns the text and how many names it
+    /// anchors.
+    fn anchor(&self, text: &str) -> (String, usize) {
+        if !text.contains(MARK) {
+            return (text.to_owned(), 0);
+        }
+        let mut uses = vec![0usize; self.refs.names.len()];
+        let mut parts = text.split(MARK);
+        let mut out = String::with_capacity(text.len());
+        out.push_str(parts.next().unwrap_or(""));
+        let marks: Vec<(Context, u32, &str)> = {
+            let mut v = Vec::new();
+            while let (Some(mark), Some(after)) = (parts.next(), parts.next()) {
+                let context = if mark.starts_with('f') { Context::Flow } else { Context::Toon };
+                let id: u32 = mark[1..].parse().unwrap_or(0);
+                uses[id as usize] += 1;
+                v.push((context, id, after));
+            }
+            v
+        };
+        let mut seen = vec![false; self.refs.names.len()];
+        let mut anchors = 0;
+        for (context, id, after) in marks {
+            let (name, value) = &self.refs.names[id as usize];
+            if uses[id as usize] < 2 {
+                self.value_in(&mut out, value, context);
+            } else if seen[id as usize] {
+                out.push('*');
+                out.push_str(name);
+            } else {
+                seen[id as usize] = true;
+                anchors += 1;
+                out.push('&');
+                out.push_str(name);
+                out.push(' ');
+                self.value_in(&mut out, value, context);
+            }
+            out.push_str(after);
+        }
+        (out, anchors)
+    }
+
+    fn value_in(&self, out: &mut String, v: &Value, context: Context) {
+        match context {
+            Context::Toon => self.primitive(out, v),
+            Context::Flow => flow_primitive(out, v),
+        }
+    }
+
     fn define(&mut self, id: u32, done: &mut [bool], out: &mut String) {
         if done[id as usize] {
             return;
@@ -161,10 +235,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         line.push('&');
         line.push_str(&name);
         line.push_str(": ");
-        match value {
-            Value::Object(_) | Value::Array(_) => self.flow_inner(&mut line, value),
-            v => self.primitive(&mut line, v),
-        }
+        self.flow_inner(&mut line, value);
         line.push('\n');
         let inner: Vec<u32> = self.uses.drain(mark..).collect();
         for used in inner {
@@ -227,7 +298,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             self.indent(out, depth);
             write_key_str(out, key);
             out.push_str(": ");
-            self.use_ref(out, id);
+            self.use_ref(out, id, Context::Toon);
             return;
         }
         match v {
@@ -314,7 +385,17 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         }
     }
 
-    fn use_ref(&mut self, out: &mut String, id: u32) {
+    /// A use of name `id`. A named container is `*name` (defined in the
+    /// prelude); a named primitive is a mark that [`anchor`] turns into
+    /// `&name value` at its first use in the document and `*name` after.
+    fn use_ref(&mut self, out: &mut String, id: u32, context: Context) {
+        if self.refs.names[id as usize].1.is_primitive() {
+            out.push(MARK);
+            out.push(context.code());
+            out.push_str(&id.to_string());
+            out.push(MARK);
+            return;
+        }
         out.push('*');
         out.push_str(&self.refs.names[id as usize].0);
         self.uses.push(id);
@@ -323,7 +404,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// A value in a cell: a reference, a flow value or a primitive.
     fn cell(&mut self, out: &mut String, v: &Value) {
         if let Some(id) = self.refs.of(v) {
-            self.use_ref(out, id);
+            self.use_ref(out, id, Context::Toon);
             return;
         }
         match v {
@@ -380,7 +461,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     fn flow(&mut self, out: &mut String, v: &Value) {
         match self.refs.of(v) {
-            Some(id) => self.use_ref(out, id),
+            Some(id) => self.use_ref(out, id, Context::Flow),
             None => self.flow_inner(out, v),
         }
     }

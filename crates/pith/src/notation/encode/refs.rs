@@ -256,9 +256,14 @@ impl<'a> Walk<'a> {
             plain_flow(&mut text, rep.value);
             let value_cost = tokenizer.count(&text);
             let use_cost = tokenizer.count(&name) + 1;
-            // `&name: ` and the line's end, beside the value itself.
-            let def_cost = use_cost + 2 + value_cost;
-            if k * value_cost <= k * use_cost + def_cost + 2 {
+            let pays = if rep.value.is_primitive() {
+                // Anchored at its first use (`&name value`), `*name` after.
+                (k - 1) * value_cost > (use_cost + 1) + (k - 1) * use_cost + 1
+            } else {
+                // Defined in the prelude (`&name: value` and a line's end).
+                k * value_cost > k * use_cost + (use_cost + 2 + value_cost) + 2
+            };
+            if !pays {
                 taken.remove(&name);
                 continue;
             }
