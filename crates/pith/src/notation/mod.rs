@@ -8,8 +8,10 @@
 /// The first line of every notation document.
 pub const MARKER: &str = "%pith";
 
+mod decode;
 mod encode;
 
+pub use self::decode::decode;
 pub use self::encode::{Notation, encode};
 
 use crate::DEFAULT_MAX_DEPTH;

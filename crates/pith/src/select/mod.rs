@@ -213,9 +213,10 @@ pub const DEFAULT_MIN_READABILITY: u8 = 4;
 /// tables, which are read by position and through a dictionary.
 pub fn readability(encoded: &Encoded) -> u8 {
     let mut score = match encoded.syntax {
-        Syntax::Pith { references, derived } => {
-            5 - u8::from(references > 0) - u8::from(derived > 0)
-        }
+        Syntax::Pith {
+            references,
+            derived,
+        } => 5 - u8::from(references > 0) - u8::from(derived > 0),
         Syntax::Toon | Syntax::Json => 5,
     };
     for form in [TableForm::Hoisted, TableForm::HoistedCompact] {
@@ -299,7 +300,11 @@ impl Encoded {
             Syntax::Json => "json",
             Syntax::Pith { .. } => "pith",
         });
-        if let Syntax::Pith { references, derived } = self.syntax {
+        if let Syntax::Pith {
+            references,
+            derived,
+        } = self.syntax
+        {
             if references > 0 {
                 s.push_str(&format!("; references: {references}"));
             }
@@ -400,7 +405,17 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
 ///
 /// Those of [`parse`] and of [`restore`].
 pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
+    if is_notation(bytes) {
+        // The notation writes look-alikes as they are: nothing to restore.
+        return crate::notation::decode(bytes, opts);
+    }
     restore(parse(bytes, opts)?, opts.max_depth)
+}
+
+/// Whether `bytes` is a notation document: its first line is the marker.
+fn is_notation(bytes: &[u8]) -> bool {
+    let m = crate::notation::MARKER.as_bytes();
+    bytes.starts_with(m) && matches!(bytes.get(m.len()), None | Some(b'\n' | b'\r'))
 }
 
 /// Reads JSON or TOON, told apart by syntax, restoring nothing.

@@ -13,7 +13,7 @@ mod fold;
 pub(crate) use encode::encode_member_into;
 pub use encode::{encode, encode_into, encode_to};
 pub(crate) use fold::is_identifier;
-mod decode;
+pub(crate) mod decode;
 mod expand;
 
 pub use decode::{decode, decode_bytes};

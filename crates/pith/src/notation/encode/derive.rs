@@ -82,7 +82,13 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
     let fields: Vec<&str> = cols
         .iter()
         .filter(|c| !c.optional && matches!(c.kind, Kind::Leaf))
-        .filter(|c| rows.iter().all(|r| r.get(c.key).and_then(text_of).is_some_and(|t| !t.is_empty())))
+        .filter(|c| {
+            rows.iter().all(|r| {
+                r.get(c.key)
+                    .and_then(text_of)
+                    .is_some_and(|t| !t.is_empty())
+            })
+        })
         .map(|c| c.key)
         .collect();
     let mut used_as_field: Vec<&str> = Vec::new();
@@ -91,7 +97,9 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
         if c.optional
             || !matches!(c.kind, Kind::Leaf)
             || used_as_field.contains(&c.key)
-            || !rows.iter().all(|r| matches!(r.get(c.key), Some(Value::String(_))))
+            || !rows
+                .iter()
+                .all(|r| matches!(r.get(c.key), Some(Value::String(_))))
         {
             continue;
         }
@@ -119,7 +127,11 @@ fn text_of(v: &Value) -> Option<String> {
 }
 
 /// A template for column `key` over `fields` that re-expands in every row.
-fn template<'k>(key: &str, fields: &[&'k str], rows: &[&Map]) -> Option<(Vec<Piece>, Vec<&'k str>)> {
+fn template<'k>(
+    key: &str,
+    fields: &[&'k str],
+    rows: &[&Map],
+) -> Option<(Vec<Piece>, Vec<&'k str>)> {
     let Some(Value::String(s0)) = rows[0].get(key) else {
         return None;
     };

@@ -201,7 +201,11 @@ impl<'a> Walk<'a> {
         let mut by_hash: HashMap<u64, Vec<u32>> = HashMap::new();
         let mut class_of: Vec<u32> = vec![u32::MAX; nodes.len()];
         for (i, n) in nodes.iter().enumerate() {
-            let min = if matches!(n.value, Value::String(_)) { MIN_STRING } else { MIN_SUBTREE };
+            let min = if matches!(n.value, Value::String(_)) {
+                MIN_STRING
+            } else {
+                MIN_SUBTREE
+            };
             if n.size < min || seen.get(&n.hash).copied().unwrap_or(0) < 2 {
                 continue;
             }
@@ -231,7 +235,12 @@ impl<'a> Walk<'a> {
             .filter(|&c| count[c as usize] >= 2)
             .collect();
         // Largest first; ties in document order.
-        order.sort_by_key(|&c| (std::cmp::Reverse(nodes[reps[c as usize]].size), reps[c as usize]));
+        order.sort_by_key(|&c| {
+            (
+                std::cmp::Reverse(nodes[reps[c as usize]].size),
+                reps[c as usize],
+            )
+        });
         let mut names: Vec<(String, &'a Value)> = Vec::new();
         let mut sizes: Vec<usize> = Vec::new();
         let mut taken: HashSet<String> = HashSet::new();
@@ -248,7 +257,9 @@ impl<'a> Walk<'a> {
                 continue;
             }
             let base = match rep.value {
-                Value::String(s) if rep.id_like => sanitise(&s.chars().take(ID_PREFIX).collect::<String>()),
+                Value::String(s) if rep.id_like => {
+                    sanitise(&s.chars().take(ID_PREFIX).collect::<String>())
+                }
                 v => base_name(v, rep.key, tokenizer),
             };
             let name = unique_name(&base, &mut taken);
@@ -399,7 +410,11 @@ fn unique_name(base: &str, taken: &mut HashSet<String>) -> String {
     if taken.insert(base.to_owned()) {
         return base.to_owned();
     }
-    let sep = if base.ends_with(|c: char| c.is_ascii_digit()) { "~" } else { "" };
+    let sep = if base.ends_with(|c: char| c.is_ascii_digit()) {
+        "~"
+    } else {
+        ""
+    };
     (2..)
         .map(|i| format!("{base}{sep}{i}"))
         .find(|n| taken.insert(n.clone()))

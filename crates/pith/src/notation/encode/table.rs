@@ -103,7 +103,11 @@ impl Writer<'_, '_, '_> {
                     kind = Kind::Group(sub);
                 }
             }
-            cols.push(Col { key, optional, kind });
+            cols.push(Col {
+                key,
+                optional,
+                kind,
+            });
         }
         if level == 0 {
             while cells(&cols) > MAX_CELLS {

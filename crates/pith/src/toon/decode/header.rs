@@ -613,7 +613,7 @@ impl<'a> Parser<'a> {
 }
 
 /// A decoded name for a message: backquoted, escaped, shortened when long.
-pub(in crate::toon) fn show(name: &str) -> String {
+pub(crate) fn show(name: &str) -> String {
     let shown: String = name.chars().take(40).collect();
     let more = if shown.len() < name.len() { "…" } else { "" };
     format!("`{}{more}`", shown.escape_debug())

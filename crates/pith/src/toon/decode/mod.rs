@@ -59,10 +59,10 @@
 
 mod header;
 mod lines;
-pub(in crate::toon) mod object;
-mod token;
+pub(crate) mod object;
+pub(crate) mod token;
 
-pub(in crate::toon) use self::header::show;
+pub(crate) use self::header::show;
 use self::header::{BadHeader, Class, Field, FieldKind, Fields, Header, Key};
 use self::lines::{Line, Lines, NO_BLANK};
 use self::object::{EMPTY_ENTRY, KeyMeta, Obj, Stack, fingerprint};
@@ -109,18 +109,18 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 /// message. Boxed, so that the decoder's `Result`s stay one word wide on the
 /// happy path.
 #[derive(Debug)]
-pub(in crate::toon) struct Fault(Box<FaultData>);
+pub(crate) struct Fault(Box<FaultData>);
 
 #[derive(Debug)]
-pub(in crate::toon) struct FaultData {
-    pub(in crate::toon) kind: ErrorKind,
-    pub(in crate::toon) at: usize,
-    pub(in crate::toon) msg: String,
+pub(crate) struct FaultData {
+    pub(crate) kind: ErrorKind,
+    pub(crate) at: usize,
+    pub(crate) msg: String,
 }
 
 impl Fault {
     #[cold]
-    pub(in crate::toon) fn new(kind: ErrorKind, at: usize, msg: impl Into<String>) -> Fault {
+    pub(crate) fn new(kind: ErrorKind, at: usize, msg: impl Into<String>) -> Fault {
         Fault(Box::new(FaultData {
             kind,
             at,
@@ -129,7 +129,7 @@ impl Fault {
     }
 
     /// The error, with its line and column in `src`.
-    pub(in crate::toon) fn into_error(self, src: &[u8]) -> Error {
+    pub(crate) fn into_error(self, src: &[u8]) -> Error {
         let FaultData { kind, at, msg } = *self.0;
         Error::at_offset(kind, src, at, msg)
     }

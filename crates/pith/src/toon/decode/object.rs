@@ -8,7 +8,7 @@ use crate::Value;
 use std::hash::{BuildHasher, RandomState};
 
 /// Objects up to this many keys check duplicates by scanning.
-pub(in crate::toon) const SMALL: usize = 16;
+pub(crate) const SMALL: usize = 16;
 
 /// Where a key came from, kept only when path expansion needs it.
 #[derive(Debug, Clone, Copy)]
@@ -20,7 +20,7 @@ pub(in crate::toon) struct KeyMeta {
 }
 
 /// A sequence of keys a [`KeyIndex`] can point into.
-pub(in crate::toon) trait Keys {
+pub(crate) trait Keys {
     /// The key at position `i`.
     fn key(&self, i: usize) -> &str;
 }
@@ -35,7 +35,7 @@ impl<T> Keys for [(String, T)] {
 /// sequence: the keys themselves are not copied.
 ///
 /// The hasher is randomly keyed, so crafted keys cannot force collisions.
-pub(in crate::toon) struct KeyIndex {
+pub(crate) struct KeyIndex {
     slots: Vec<u32>,
     len: usize,
     hasher: RandomState,
@@ -45,7 +45,7 @@ const EMPTY: u32 = u32::MAX;
 
 impl KeyIndex {
     /// An index over the first `n` keys of `keys`, which must be distinct.
-    pub(in crate::toon) fn build<K: Keys + ?Sized>(keys: &K, n: usize) -> KeyIndex {
+    pub(crate) fn build<K: Keys + ?Sized>(keys: &K, n: usize) -> KeyIndex {
         let mut ix = KeyIndex {
             slots: vec![EMPTY; (n * 2).next_power_of_two().max(64)],
             len: 0,
@@ -58,7 +58,7 @@ impl KeyIndex {
     }
 
     /// The position of `key`, if indexed.
-    pub(in crate::toon) fn find<K: Keys + ?Sized>(&self, keys: &K, key: &str) -> Option<usize> {
+    pub(crate) fn find<K: Keys + ?Sized>(&self, keys: &K, key: &str) -> Option<usize> {
         let mask = self.slots.len() - 1;
         let mut h = self.hasher.hash_one(key) as usize & mask;
         loop {
@@ -74,7 +74,7 @@ impl KeyIndex {
     }
 
     /// Indexes the key at position `i`, which is not indexed yet.
-    pub(in crate::toon) fn insert<K: Keys + ?Sized>(&mut self, keys: &K, i: usize) {
+    pub(crate) fn insert<K: Keys + ?Sized>(&mut self, keys: &K, i: usize) {
         if (self.len + 1) * 2 > self.slots.len() {
             let grown = vec![EMPTY; self.slots.len() * 2];
             let old = std::mem::replace(&mut self.slots, grown);

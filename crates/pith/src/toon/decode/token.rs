@@ -13,7 +13,7 @@ use crate::{ErrorKind, Number, Value};
 /// `Some`. A quote toggles quoting, and a backslash inside quotes escapes the
 /// next byte. Every quote-aware search of the decoder is one of these.
 #[inline]
-pub(super) fn scan_unquoted<T>(
+pub(crate) fn scan_unquoted<T>(
     src: &[u8],
     from: usize,
     to: usize,
@@ -45,9 +45,9 @@ pub(super) fn scan_unquoted<T>(
 /// the parser's mutable state, so that a token can be decoded straight into
 /// a slot the parser owns.
 #[derive(Clone, Copy)]
-pub(super) struct Tok<'a> {
-    pub(super) text: &'a str,
-    pub(super) src: &'a [u8],
+pub(crate) struct Tok<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) src: &'a [u8],
 }
 
 impl<'a> Tok<'a> {
@@ -57,7 +57,7 @@ impl<'a> Tok<'a> {
     /// line's end, so the lookup cannot fail; it is checked anyway, so that a
     /// mistake costs a wrong token rather than a panic.
     #[inline]
-    pub(super) fn s(&self, a: usize, b: usize) -> &'a str {
+    pub(crate) fn s(&self, a: usize, b: usize) -> &'a str {
         debug_assert!(self.text.get(a..b).is_some(), "offsets {a}..{b}");
         self.text.get(a..b).unwrap_or_default()
     }
@@ -84,7 +84,7 @@ impl<'a> Tok<'a> {
     }
 
     /// The closing quote of the string opened at `open`, if it closes before `to`.
-    pub(super) fn closing_quote(&self, open: usize, to: usize) -> Option<usize> {
+    pub(crate) fn closing_quote(&self, open: usize, to: usize) -> Option<usize> {
         let src = self.src;
         let mut i = open + 1;
         while i < to {
@@ -99,7 +99,7 @@ impl<'a> Tok<'a> {
 
     /// Decodes the quoted string opened at `open`; returns it and the offset
     /// just past its closing quote.
-    pub(super) fn quoted(&self, open: usize, to: usize) -> Result<(String, usize), Fault> {
+    pub(crate) fn quoted(&self, open: usize, to: usize) -> Result<(String, usize), Fault> {
         let src = self.src;
         let start = open + 1;
         let mut i = start;
@@ -194,7 +194,7 @@ impl<'a> Tok<'a> {
 
     /// The primitive that the whole token `[a, b)` denotes (`a < b`, trimmed):
     /// a quoted string, a literal, a number or an unquoted string.
-    pub(super) fn value_token(&self, a: usize, b: usize) -> Result<Value, Fault> {
+    pub(crate) fn value_token(&self, a: usize, b: usize) -> Result<Value, Fault> {
         let mut v = Value::Null;
         self.value_into(a, b, &mut v)?;
         Ok(v)
@@ -370,7 +370,7 @@ impl<'a> Tok<'a> {
     }
 
     /// `[a, b)` for a message: backquoted, shortened when long.
-    pub(super) fn snippet(&self, a: usize, b: usize) -> String {
+    pub(crate) fn snippet(&self, a: usize, b: usize) -> String {
         let text = self.s(a, b);
         match text.char_indices().nth(40) {
             Some((cut, _)) => format!("`{}…`", &text[..cut]),
