@@ -84,6 +84,18 @@ impl Parser<'_> {
                     p = after;
                     Value::String(s)
                 }
+                b'&' if refs => {
+                    let (v, after) = self.anchor(p, e, |this, v| {
+                        if this.src[v] == b'"' {
+                            let (s, after) = this.tok.quoted(v, e)?;
+                            Ok((Value::String(s), after))
+                        } else {
+                            this.flow_bare(v, e)
+                        }
+                    })?;
+                    p = after;
+                    v
+                }
                 b',' | b']' | b'}' => {
                     let what = if stack.is_empty() {
                         "a value"

@@ -386,34 +386,108 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        if let Some(&first) = self.names.get(name) {
-            let pos = crate::Position::at(src, self.defs[first].at);
-            return Err(fault(
-                ErrorKind::DuplicateKey,
-                s + 1,
-                format!(
-                    "expected each name defined once, found `{name}` again (first defined on line {})",
-                    pos.line
-                ),
-            ));
-        }
+        self.unique(name, s + 1)?;
         let a = self.after_colon(ne, e, "a definition's value")?;
         let value = if self.is_block(a, e) {
             Value::String(self.text_block(1, a)?)
         } else {
             self.value(a, e, 0)?
         };
+        let name = name.to_owned();
+        self.give(name, s, value);
+        Ok(())
+    }
+
+    /// Refuses a name given before.
+    fn unique(&self, name: &str, at: usize) -> R<()> {
+        if let Some(&first) = self.names.get(name) {
+            let pos = crate::Position::at(self.src, self.defs[first].at);
+            return Err(fault(
+                ErrorKind::DuplicateKey,
+                at,
+                format!(
+                    "expected each name given once, found `{name}` again (first given on line {})",
+                    pos.line
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Records the name given at `at` (a definition or an anchor).
+    fn give(&mut self, name: String, at: usize, value: Value) {
         let depth = value.depth();
         let weight = weight(&value);
-        self.names.insert(name.to_owned(), self.defs.len());
+        self.names.insert(name, self.defs.len());
         self.defs.push(Def {
-            at: s,
+            at,
             value,
             depth,
             weight,
             used: false,
         });
-        Ok(())
+    }
+
+    /// The anchor `&name value` at `a` (§7): reads the name and the space,
+    /// then the primitive with `read` (from where it starts), names it, and
+    /// returns it with the offset after it.
+    pub(super) fn anchor(
+        &mut self,
+        a: usize,
+        e: usize,
+        read: impl FnOnce(&mut Self, usize) -> R<(Value, usize)>,
+    ) -> R<(Value, usize)> {
+        let src = self.src;
+        let ne = name_end(src, a + 1, e);
+        if ne == a + 1 {
+            return Err(fault(
+                ErrorKind::Syntax,
+                a + 1,
+                format!(
+                    "expected a name after '&' (an anchor, `&name value`), found {}",
+                    if a + 1 >= e {
+                        "the end of the value".to_owned()
+                    } else {
+                        show_byte(src[a + 1])
+                    }
+                ),
+            ));
+        }
+        if ne >= e || src[ne] != b' ' {
+            return Err(fault(
+                ErrorKind::Syntax,
+                ne,
+                format!(
+                    "expected one space and a value after the anchor's name, found {}",
+                    if ne >= e {
+                        "the end of the value".to_owned()
+                    } else {
+                        show_byte(src[ne])
+                    }
+                ),
+            ));
+        }
+        let v = ne + 1;
+        if v >= e || matches!(src[v], b' ' | b'&' | b'*' | b'[' | b'{') {
+            return Err(fault(
+                ErrorKind::Syntax,
+                v,
+                "expected a primitive after an anchor's name (an anchor names a string, number, \
+                 boolean or null; arrays and objects are defined in the prelude)",
+            ));
+        }
+        let name = self.tok.s(a + 1, ne).to_owned();
+        self.unique(&name, a + 1)?;
+        let (value, end) = read(self, v)?;
+        if !value.is_primitive() {
+            return Err(fault(
+                ErrorKind::Syntax,
+                v,
+                "expected a primitive after an anchor's name, found an array or an object",
+            ));
+        }
+        self.give(name, a, value.clone());
+        Ok((value, end))
     }
 
     /// Checks `: ` and a value after the colon at `colon`; returns where the value starts.
@@ -664,6 +738,7 @@ impl<'a> Parser<'a> {
         let (v, end) = match self.src[a] {
             b'[' | b'{' => self.flow(a, e, parent, true)?,
             b'*' => self.reference(a, e, parent)?,
+            b'&' => self.anchor(a, e, |p, v| Ok((p.primitive(v, e)?, e)))?,
             _ => return self.primitive(a, e),
         };
         if end != e {
@@ -674,6 +749,8 @@ impl<'a> Parser<'a> {
                     "expected the end of the line after the {}, found {}",
                     if self.src[a] == b'*' {
                         "reference"
+                    } else if self.src[a] == b'&' {
+                        "anchored value"
                     } else {
                         "flow value"
                     },

@@ -656,6 +656,17 @@ impl Parser<'_> {
                 let (v, after) = self.reference(i, e, parent)?;
                 (Cell::Value(v), after)
             }
+            b'&' => {
+                let (v, after) = self.anchor(i, e, |p, v| match p.cell(v, e, delim, parent)? {
+                    (Cell::Value(value), after) => Ok((value, after)),
+                    _ => Err(fault(
+                        ErrorKind::Syntax,
+                        v,
+                        "expected a primitive after an anchor's name, found an empty or `~` cell",
+                    )),
+                })?;
+                (Cell::Value(v), after)
+            }
             b'~' if i + 1 == e || src[i + 1] == delim => (Cell::Null, i + 1),
             _ => {
                 let mut q = i;

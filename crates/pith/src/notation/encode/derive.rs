@@ -104,7 +104,17 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
             continue;
         }
         let key = c.key;
-        let candidates: Vec<&str> = fields.iter().copied().filter(|f| *f != key).collect();
+        // Fields that are still cells: not this column, nor one that has
+        // become a template.
+        let candidates: Vec<&str> = fields
+            .iter()
+            .copied()
+            .filter(|f| *f != key)
+            .filter(|f| {
+                cols.iter()
+                    .any(|c| c.key == *f && matches!(c.kind, Kind::Leaf))
+            })
+            .collect();
         if let Some((pieces, names)) = template(key, &candidates, rows) {
             used_as_field.extend(names);
             cols[i].kind = Kind::Derived(Rule::Template(pieces));
