@@ -300,7 +300,11 @@ fn look_alikes_are_wrapped_and_read_back_verbatim() {
         let v = pith::json::parse(text).unwrap();
         for form in Form::ALL {
             let out = encode(&v, &opts(form, Metric::default())).unwrap();
-            assert!(out.wrapped, "{form}: {text}");
+            // The notation restores nothing, so it writes look-alikes as they
+            // are; every other syntax wraps them.
+            let notation = matches!(out.syntax, Syntax::Pith { .. });
+            assert!(out.wrapped != notation, "{form}: {text}\n{}", out.text);
+            assert!(form != Form::Pith || notation);
             assert!(out.tables.is_empty());
             let back = decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap();
             assert_eq!(back, v, "{form}: {}", out.text);
@@ -419,19 +423,34 @@ fn exact_numbers_survive_every_cell_kind() {
 
 #[test]
 fn auto_picks_per_collection_and_per_document() {
-    // A collection TOON would write as a list: hoisted, compactly.
+    // A collection TOON would write as a list: a notation table with flow
+    // cells (51 o200k tokens; the compact hoisted table with its metadata, 60).
     let v = pith::json::parse(
         r#"{"items":[{"id":1,"title":"first","tags":["a","b"]},{"id":2,"title":"second","tags":["c"]},
                      {"id":3,"title":"third","tags":[]},{"id":4,"title":"fourth","tags":["d"]}],"count":4}"#,
     )
     .unwrap();
     let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
-    assert_eq!(out.syntax, Syntax::Toon);
-    assert_eq!(out.describe(), "toon; hoisted-compact: items");
+    assert_eq!(
+        out.syntax,
+        Syntax::Pith {
+            references: 0,
+            derived: 0
+        }
+    );
+    assert_eq!(out.describe(), "pith");
     assert_eq!(
         out.text,
-        "items[4]{id,title,tags}:\n  1,first,a b\n  2,second,c\n  3,third,\"\"\n  4,fourth,d\nitems_encoding:\n  json_columns: []\n  list_columns[1]: tags\ncount: 4"
+        "%pith\nitems[4]{id,title,tags}:\n  1,first,[a,b]\n  2,second,[c]\n  3,third,[]\n  4,fourth,[d]\ncount: 4"
     );
+    // At readability 5 hoisted tables (metadata to apply) are out, as they are.
+    let five = Options {
+        min_readability: 5,
+        ..opts(Form::Auto, Metric::default())
+    };
+    let out = encode(&v, &five).unwrap();
+    assert!(out.tables.is_empty(), "{}", out.text);
+    assert_eq!(pith::select::readability(&out), 5);
     // One record with nested facts (pm-cli's search-1): compact JSON is cheapest.
     let v = pith::json::parse(
         r#"{"items":[{"id":"pm-example-0","title":"Preserve project context 0","status":"open","tags":["sdk","context"],"rank":1,"matched_fields":["title","notes"]}],"count":1,"provenance":{"source":"authoritative","complete":true}}"#,

@@ -363,10 +363,9 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
         return auto(value, opts, &toon4);
     }
     if opts.form == Form::Pith {
-        return match notation_best(value, opts, None)? {
-            Some(doc) => Ok(doc),
-            None => toon_doc(value, &toon4, Vec::new()),
-        };
+        // With no rival, the cheapest variant is always there.
+        return notation_best(value, opts, None)?
+            .map_or_else(|| toon_doc(value, &toon4, Vec::new()), Ok);
     }
     let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
     if survey.look_alike || matches!(value, Value::Object(m) if is_wrapper(m)) {
@@ -641,9 +640,7 @@ fn notation_best(
         n.delimiter = opts.toon.delimiter;
         n.max_depth = opts.toon.max_depth;
         n.tokenizer = tokenizer;
-        let Some(doc) = crate::notation::encode(value, &n)? else {
-            return Ok(out);
-        };
+        let doc = crate::notation::encode(value, &n)?;
         let c = match best {
             Some((hi, _)) => match cost_unless_over(&doc.text, opts.metric, hi) {
                 Some(c) => c,
@@ -651,7 +648,15 @@ fn notation_best(
             },
             None => cost(&doc.text, opts.metric),
         };
-        if best.is_none_or(|(bc, bl)| (c, doc.text.len()) < (bc, bl)) {
+        // Against TOON or JSON (`out` still empty) only fewer tokens win: on
+        // a tie the standard syntax is kept; between notation documents,
+        // fewer bytes break the tie.
+        let wins = match best {
+            None => true,
+            Some((bc, _)) if out.is_none() => c < bc,
+            Some((bc, bl)) => (c, doc.text.len()) < (bc, bl),
+        };
+        if wins {
             best = Some((c, doc.text.len()));
             out = Some(Encoded {
                 syntax: Syntax::Pith {

@@ -45,15 +45,20 @@ impl Notation {
 
 /// Writes `value` in the notation.
 ///
-/// Returns `None` for a root array whose items are neither all objects nor
-/// all primitives (the notation writes no root list); such a value is left
-/// to the other forms.
-///
 /// # Errors
 ///
 /// [`ErrorKind::DepthLimit`] for a value nested deeper than
 /// [`Options::max_depth`]; [`ErrorKind::Indentation`] for an indent of 0.
-pub fn encode(value: &Value, opts: &Options) -> Result<Option<Notation>> {
+///
+/// ```
+/// use pith::notation::{encode, Options};
+/// let v = pith::json::parse(r#"[{"id":1,"tags":["a"]},{"id":2,"note":null}]"#)?;
+/// let doc = encode(&v, &Options::default())?;
+/// assert_eq!(doc.text, "%pith\n[2]{id,tags?,note?}:\n1,[a],\n2,,null");
+/// assert_eq!(pith::notation::decode(doc.text.as_bytes(), &Default::default())?, v);
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
     if opts.indent == 0 {
         return Err(Error::new(
             ErrorKind::Indentation,
@@ -79,16 +84,14 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Option<Notation>> {
     let mut body = String::new();
     match value {
         Value::Object(m) => w.object_lines(&mut body, m, 0),
-        Value::Array(items)
-            if items.iter().all(|v| matches!(v, Value::Object(_))) && !items.is_empty() =>
-        {
+        Value::Array(items) if table_worthy(items) => {
             let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
             w.table(&mut body, None, &rows, None, 0)
         }
         Value::Array(items) if items.iter().all(Value::is_primitive) => {
             w.inline_array(&mut body, None, items)
         }
-        Value::Array(_) => return Ok(None),
+        Value::Array(items) => w.root_list(&mut body, items),
         v => w.cell(&mut body, v),
     }
     let prelude = w.prelude();
@@ -98,11 +101,11 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Option<Notation>> {
     text.push_str(&prelude);
     text.push_str(&body);
     let (text, anchors) = w.anchor(&text);
-    Ok(Some(Notation {
+    Ok(Notation {
         text,
         references: w.defined + anchors,
         derived: w.derived,
-    }))
+    })
 }
 
 /// Brackets the mark of a named primitive in text being written: NUL never
@@ -342,7 +345,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 self.indent(out, depth);
                 self.inline_array(out, Some(key), items);
             }
-            Value::Array(items) if items.iter().all(|v| matches!(v, Value::Object(_))) => {
+            Value::Array(items) if table_worthy(items) => {
                 let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
                 if rows.len() > 3 {
                     self.table(out, Some(key), &rows, None, depth);
@@ -370,6 +373,21 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 out.push_str(": ");
                 self.primitive(out, v);
             }
+        }
+    }
+
+    /// A root array of mixed items: `[N]:` and one `- value` line each (a
+    /// reference, a flow value or a primitive).
+    fn root_list(&mut self, out: &mut String, items: &[Value]) {
+        out.push('[');
+        out.push_str(&items.len().to_string());
+        self.delimiter_mark(out);
+        out.push_str("]:");
+        for v in items {
+            out.push('\n');
+            self.indent(out, 1);
+            out.push_str("- ");
+            self.cell(out, v);
         }
     }
 
@@ -475,6 +493,25 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             None => self.flow_inner(out, v),
         }
     }
+}
+
+/// Whether `items` make a table: all of them objects, none empty, and at
+/// least half of the grid of rows × columns filled (rows that share few
+/// keys would make a table of mostly empty cells).
+fn table_worthy(items: &[Value]) -> bool {
+    let mut keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut filled = 0usize;
+    for v in items {
+        let Value::Object(m) = v else {
+            return false;
+        };
+        if m.is_empty() {
+            return false;
+        }
+        filled += m.len();
+        keys.extend(m.keys().map(String::as_str));
+    }
+    !items.is_empty() && filled * 2 >= keys.len() * items.len()
 }
 
 /// Appends bytes the writers produced from `&str`s (always UTF-8).
