@@ -328,7 +328,7 @@ fn restore_texts(original: &Map, rewritten: &mut Map) -> (usize, usize, usize) {
         let o_text = o.get("text").and_then(Value::as_str).unwrap();
         let r_text = r.get("text").and_then(Value::as_str).unwrap();
         assert!(
-            matches!(encoding.as_str(), "toon" | "hoisted" | "json"),
+            matches!(encoding.as_str(), "toon" | "hoisted" | "json" | "pith"),
             "unknown encoding {encoding}"
         );
         // `pith decode` reads every form pith writes.

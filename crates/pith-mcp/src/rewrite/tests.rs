@@ -22,17 +22,20 @@ fn parse(text: &str) -> Value {
 }
 
 #[test]
-fn uniform_records_become_a_toon_table() {
+fn uniform_records_become_a_table() {
+    // A root table: in the notation its rows stand at indentation 0, and
+    // the column every row shares is declared once.
     let text = records(20);
     let r = rewrite_text(&text, &opts()).expect("worth rewriting");
-    assert_eq!(r.encoding, Encoding::Toon);
+    assert_eq!(r.encoding, Encoding::Pith);
     assert!(
-        r.text.starts_with("[20]{name,entityType,score}:"),
+        r.text
+            .starts_with("%pith\n[20]{name,entityType=person,score}:\nentity-0,0.5\n"),
         "{}",
         r.text
     );
     assert!(r.tokens_after + DEFAULT_MIN_SAVING <= r.tokens_before);
-    let back = pith::toon::decode(&r.text, &DecodeOptions::default()).unwrap();
+    let back = pith::select::decode(r.text.as_bytes(), &DecodeOptions::default()).unwrap();
     assert_eq!(back, parse(&text));
 }
 
@@ -412,8 +415,8 @@ fn a_budget_cuts_rows_with_receipts_and_leaves_small_texts_alone() {
 
 #[test]
 fn a_cut_text_is_named_by_the_notation_it_is_written_in() {
-    // Rows carrying arrays and objects: auto writes them as a key-hoisted
-    // table, which a TOON reader alone would not restore, cut or not.
+    // Rows carrying arrays and objects: auto writes them in the notation
+    // (a table with flow cells and a named owner), cut or not.
     let rows: Vec<String> = (0..200)
         .map(|i| {
             format!(
@@ -424,15 +427,15 @@ fn a_cut_text_is_named_by_the_notation_it_is_written_in() {
         .collect();
     let text = format!(r#"{{"issues":[{}]}}"#, rows.join(","));
     let whole = rewrite_text(&text, &opts()).expect("worth rewriting");
-    assert_eq!(whole.encoding, Encoding::Hoisted, "{}", whole.text);
+    assert_eq!(whole.encoding, Encoding::Pith, "{}", whole.text);
     let o = RewriteOptions {
         budget: Some(whole.tokens_after / 2),
         ..opts()
     };
     let cut = rewrite_text(&text, &o).expect("cut to fit");
     assert!(matches!(cut.cut, Some(Cut::Rows { .. })), "{:?}", cut.cut);
-    assert!(cut.text.contains("_encoding"), "{}", cut.text);
-    assert_eq!(cut.encoding, Encoding::Hoisted);
+    assert!(cut.text.starts_with("%pith\n"), "{}", cut.text);
+    assert_eq!(cut.encoding, Encoding::Pith);
 
     let tiny = RewriteOptions {
         budget: Some(3),
