@@ -4,8 +4,7 @@
 //! (no input panics; the writer's output reads back to its value).
 
 use pith::toon::DecodeOptions;
-use pith::{ErrorKind, ErrorKind::*, Value};
-use proptest::prelude::*;
+use pith::{ErrorKind, Value};
 
 fn decode(text: &str) -> pith::Result<Value> {
     pith::notation::decode(text.as_bytes(), &DecodeOptions::default())

@@ -633,13 +633,14 @@ fn notation_best(
     let mut best = rival;
     let mut out = None;
     for &(references, derived) in variants {
-        let mut n = crate::notation::Options::default();
-        n.references = references;
-        n.derived = derived;
-        n.indent = opts.toon.indent;
-        n.delimiter = opts.toon.delimiter;
-        n.max_depth = opts.toon.max_depth;
-        n.tokenizer = tokenizer;
+        let n = crate::notation::Options {
+            references,
+            derived,
+            indent: opts.toon.indent,
+            delimiter: opts.toon.delimiter,
+            max_depth: opts.toon.max_depth,
+            tokenizer,
+        };
         let doc = crate::notation::encode(value, &n)?;
         let c = match best {
             Some((hi, _)) => match cost_unless_over(&doc.text, opts.metric, hi) {

@@ -156,8 +156,8 @@ fn template<'k>(
     found.sort_by_key(|(_, t)| std::cmp::Reverse(t.len()));
     found.truncate(MAX_FIELDS);
     while !found.is_empty() {
-        if let Some(pieces) = build(s0, &found) {
-            if rows.iter().all(|r| expands(&pieces, r, key)) {
+        if let Some(pieces) = build(s0, &found)
+            && rows.iter().all(|r| expands(&pieces, r, key)) {
                 let names = pieces
                     .iter()
                     .filter_map(|p| match p {
@@ -167,7 +167,6 @@ fn template<'k>(
                     .collect();
                 return Some((pieces, names));
             }
-        }
         found.pop();
     }
     None

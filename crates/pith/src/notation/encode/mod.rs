@@ -444,14 +444,13 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// A primitive under TOON's rules for the document's delimiter, plus the
     /// notation's own: a leading `*`, `&`, or the string `~`, is quoted.
     fn primitive(&self, out: &mut String, v: &Value) {
-        if let Value::String(s) = v {
-            if s.starts_with(['*', '&']) || s == "~" {
+        if let Value::String(s) = v
+            && (s.starts_with(['*', '&']) || s == "~") {
                 let mut b = Vec::with_capacity(s.len() + 2);
                 write_quoted(&mut b, s);
                 push_utf8(out, b);
                 return;
             }
-        }
         let mut b = Vec::new();
         self.quoting.primitive(&mut b, v);
         push_utf8(out, b);
