@@ -170,10 +170,12 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         },
         ..DecodeOptions::default()
     };
-    // Whatever the syntax, the tables of every form are restored.
+    // Whatever the syntax, the tables of every form are restored (JSON
+    // text holds them only inside the `table` form's wrapper).
     let restore = |v| select::restore(v, pith::DEFAULT_MAX_DEPTH);
     let value = match a.format {
-        DecodeFormat::Json => json::parse_bytes(&input.bytes).and_then(restore),
+        DecodeFormat::Json => json::parse_bytes(&input.bytes)
+            .and_then(|v| select::restore_json(v, pith::DEFAULT_MAX_DEPTH)),
         DecodeFormat::Toon => {
             toon::decode_bytes(&input.bytes, &toon_opts(Spec::V4)).and_then(restore)
         }

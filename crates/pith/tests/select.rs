@@ -300,11 +300,18 @@ fn look_alikes_are_wrapped_and_read_back_verbatim() {
         let v = pith::json::parse(text).unwrap();
         for form in Form::ALL {
             let out = encode(&v, &opts(form, Metric::default())).unwrap();
-            // The notation restores nothing, so it writes look-alikes as they
-            // are; every other syntax wraps them.
-            let notation = matches!(out.syntax, Syntax::Pith { .. });
-            assert!(out.wrapped != notation, "{form}: {text}\n{}", out.text);
-            assert!(form != Form::Pith || notation);
+            // The notation and JSON text restore nothing, so they write
+            // look-alikes as they are (JSON wraps only a wrapper-shaped
+            // root); TOON wraps them.
+            let verbatim = match out.syntax {
+                Syntax::Pith { .. } => true,
+                // The `table` form restores columnar tables inside its
+                // wrapper, so it wraps look-alikes verbatim.
+                Syntax::Json => !text.contains("$pith") && form != Form::Table,
+                Syntax::Toon => false,
+            };
+            assert!(out.wrapped != verbatim, "{form}: {text}\n{}", out.text);
+            assert!(form != Form::Pith || matches!(out.syntax, Syntax::Pith { .. }));
             assert!(out.tables.is_empty());
             let back = decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap();
             assert_eq!(back, v, "{form}: {}", out.text);
@@ -312,13 +319,19 @@ fn look_alikes_are_wrapped_and_read_back_verbatim() {
     }
     let out = encode(
         &pith::json::parse(cases[0]).unwrap(),
-        &opts(Form::Json, Metric::Bytes),
+        &opts(Form::Table, Metric::Bytes),
     )
     .unwrap();
     assert_eq!(
         out.text,
         r#"{"$pith":"json","value":{"cols":[],"dict":{},"rows":[]}}"#
     );
+    let out = encode(
+        &pith::json::parse(cases[0]).unwrap(),
+        &opts(Form::Json, Metric::Bytes),
+    )
+    .unwrap();
+    assert_eq!(out.text, cases[0]);
 }
 
 #[test]
@@ -331,7 +344,9 @@ fn a_producers_encoding_member_keeps_its_collection_as_it_is() {
     .unwrap();
     for form in Form::ALL {
         let out = encode(&v, &opts(form, Metric::default())).unwrap();
-        assert!(!out.wrapped, "{form}");
+        // Columnar tables in JSON stand in the `table` form's wrapper.
+        let columnar = out.tables.iter().any(|c| c.form == TableForm::Columnar);
+        assert_eq!(out.wrapped, columnar, "{form}");
         assert!(
             out.tables.iter().all(|c| c.form == TableForm::Columnar),
             "{form}: {:?}",
@@ -423,8 +438,8 @@ fn exact_numbers_survive_every_cell_kind() {
 
 #[test]
 fn auto_picks_per_collection_and_per_document() {
-    // A collection TOON would write as a list: a notation table with flow
-    // cells (51 o200k tokens; the compact hoisted table with its metadata, 60).
+    // A collection TOON would write as a list: a notation table with a list
+    // column (the compact hoisted table with its metadata costs more).
     let v = pith::json::parse(
         r#"{"items":[{"id":1,"title":"first","tags":["a","b"]},{"id":2,"title":"second","tags":["c"]},
                      {"id":3,"title":"third","tags":[]},{"id":4,"title":"fourth","tags":["d"]}],"count":4}"#,
@@ -441,7 +456,7 @@ fn auto_picks_per_collection_and_per_document() {
     assert_eq!(out.describe(), "pith");
     assert_eq!(
         out.text,
-        "%pith\nitems[4]{id,title,tags}:\n  1,first,[a,b]\n  2,second,[c]\n  3,third,[]\n  4,fourth,[d]\ncount: 4"
+        "%pith\nitems[4]{id,title,tags[]}:\n1,first,a b\n2,second,c\n3,third,[]\n4,fourth,d\ncount: 4"
     );
     // At readability 5 hoisted tables (metadata to apply) are out, as they are.
     let five = Options {
@@ -451,17 +466,25 @@ fn auto_picks_per_collection_and_per_document() {
     let out = encode(&v, &five).unwrap();
     assert!(out.tables.is_empty(), "{}", out.text);
     assert_eq!(pith::select::readability(&out), 5);
-    // One record with nested facts (pm-cli's search-1): compact JSON is cheapest.
+    // One record with nested facts (pm-cli's search-1): a one-row table with
+    // list columns (59 o200k tokens) beats compact JSON (61).
     let v = pith::json::parse(
         r#"{"items":[{"id":"pm-example-0","title":"Preserve project context 0","status":"open","tags":["sdk","context"],"rank":1,"matched_fields":["title","notes"]}],"count":1,"provenance":{"source":"authoritative","complete":true}}"#,
     )
     .unwrap();
     let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
-    assert_eq!(out.syntax, Syntax::Json);
-    // A uniform table: plain TOON.
+    assert!(
+        out.text
+            .starts_with("%pith\nitems[1]{id,title,status,tags[],rank,matched_fields[]}:\n"),
+        "{}",
+        out.text
+    );
+    // A uniform table: TOON's table, its rows at the header's indentation.
     let v =
         pith::json::parse(r#"{"rows":[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":3,"b":"z"}]}"#).unwrap();
     let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
+    assert_eq!(out.text, "%pith\nrows[3]{a,b}:\n1,x\n2,y\n3,z");
+    let out = encode(&v, &opts(Form::Toon, Metric::default())).unwrap();
     assert_eq!(out.text, "rows[3]{a,b}:\n  1,x\n  2,y\n  3,z");
 }
 
@@ -485,7 +508,7 @@ fn malformed_tables_are_refused_with_the_place() {
             "at items_encoding: expected only json_columns, list_columns and absent in table metadata, found \"other\"",
         ),
         (
-            r#"{"t":{"cols":["a"],"dict":{},"rows":[[1,2]]}}"#,
+            r#"{"$pith":"table","value":{"t":{"cols":["a"],"dict":{},"rows":[[1,2]]}}}"#,
             "at t.rows[0]: expected at most 1 cells (one per column), found 2",
         ),
         (

@@ -367,8 +367,18 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
         return notation_best(value, opts, None)?
             .map_or_else(|| toon_doc(value, &toon4, Vec::new()), Ok);
     }
+    let wrapper_root = matches!(value, Value::Object(m) if is_wrapper(m));
+    if opts.form == Form::Json {
+        // JSON text is read back as it is: only a wrapper-shaped root needs
+        // a wrapper of its own.
+        return if wrapper_root {
+            wrapped(value, opts)
+        } else {
+            Ok(json_doc(value, Vec::new()))
+        };
+    }
     let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
-    if survey.look_alike || matches!(value, Value::Object(m) if is_wrapper(m)) {
+    if survey.look_alike || wrapper_root {
         return wrapped(value, opts);
     }
     match opts.form {
@@ -391,7 +401,15 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
             };
             let mut choices = Vec::new();
             let planned = columnar_plan(value, intern, "", 0, opts.toon.max_depth, &mut choices)?;
-            Ok(json_doc(planned.as_ref().unwrap_or(value), choices))
+            Ok(match planned {
+                // Columnar tables in JSON are marked: `{"$pith":"table","value":…}`.
+                Some(planned) => {
+                    let mut doc = json_doc(&wrapper(Form::Table, planned), choices);
+                    doc.wrapped = true;
+                    doc
+                }
+                None => json_doc(value, choices),
+            })
         }
         Form::Auto | Form::Pith => auto(value, opts, &toon4),
     }
@@ -408,13 +426,38 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
         // The notation writes look-alikes as they are: nothing to restore.
         return crate::notation::decode(bytes, opts);
     }
-    restore(parse(bytes, opts)?, opts.max_depth)
+    let (value, syntax) = parse_with_syntax(bytes, opts)?;
+    match syntax {
+        Syntax::Json => restore_json(value, opts.max_depth),
+        _ => restore(value, opts.max_depth),
+    }
 }
 
-/// Whether `bytes` is a notation document: its first line is the marker.
+/// Restores a value read from JSON text: JSON means what it says, so only a
+/// wrapper is looked at — unwrapped verbatim, or, for the `table` form's
+/// wrapper, with its columnar tables restored.
+///
+/// # Errors
+///
+/// Those of [`restore`], for a wrapper or a columnar table that is malformed.
+pub fn restore_json(value: Value, max_depth: usize) -> Result<Value> {
+    match value {
+        Value::Object(mut m) if is_wrapper(&m) => {
+            if m.get(WRAPPER_TAG).and_then(Value::as_str) == Some(Form::Table.name()) {
+                let inner = m.remove(WRAPPER_VALUE).unwrap_or(Value::Null);
+                return restore_tree(inner, "", 0, max_depth);
+            }
+            restore(Value::Object(m), max_depth)
+        }
+        v => Ok(v),
+    }
+}
+
+/// Whether `bytes` is a notation document: its first line is the marker,
+/// and more follows (the one-line text `%pith` is TOON's string).
 fn is_notation(bytes: &[u8]) -> bool {
     let m = crate::notation::MARKER.as_bytes();
-    bytes.starts_with(m) && matches!(bytes.get(m.len()), None | Some(b'\n' | b'\r'))
+    bytes.starts_with(m) && bytes.get(m.len()) == Some(&b'\n')
 }
 
 /// Reads JSON or TOON, told apart by syntax, restoring nothing.
@@ -428,6 +471,11 @@ fn is_notation(bytes: &[u8]) -> bool {
 /// Those of the JSON or the TOON reader, with line and column: the JSON
 /// error for text that starts with `{`, the TOON error otherwise.
 pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
+    parse_with_syntax(bytes, opts).map(|(v, _)| v)
+}
+
+/// [`parse`], telling which syntax the text was read as.
+fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Syntax)> {
     let first = bytes
         .iter()
         .copied()
@@ -436,17 +484,18 @@ pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
         first,
         Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
     );
+    let toon = || crate::toon::decode_bytes(bytes, opts).map(|v| (v, Syntax::Toon));
     if !json_like {
-        return crate::toon::decode_bytes(bytes, opts);
+        return toon();
     }
     let json_opts = crate::json::ParseOptions {
         max_depth: opts.max_depth,
     };
     match crate::json::parse_with(bytes, &json_opts) {
-        Ok(v) => Ok(v),
+        Ok(v) => Ok((v, Syntax::Json)),
         // `{` opens no TOON document, so the JSON error is the one to show.
         Err(e) if first == Some(b'{') => Err(e),
-        Err(_) => crate::toon::decode_bytes(bytes, opts),
+        Err(_) => toon(),
     }
 }
 
@@ -543,11 +592,23 @@ fn is_wrapper(m: &Map) -> bool {
     m.len() == 2 && m.contains_key(WRAPPER_TAG) && m.contains_key(WRAPPER_VALUE)
 }
 
-fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
+/// `{"$pith": form, "value": value}`.
+fn wrapper(form: Form, value: Value) -> Value {
     let mut m = Map::with_capacity(2);
-    m.push_unique(WRAPPER_TAG.to_owned(), Value::from(opts.form.name()));
-    m.push_unique(WRAPPER_VALUE.to_owned(), value.clone());
-    let w = Value::Object(m);
+    m.push_unique(WRAPPER_TAG.to_owned(), Value::from(form.name()));
+    m.push_unique(WRAPPER_VALUE.to_owned(), value);
+    Value::Object(m)
+}
+
+/// The value verbatim inside a wrapper, in the syntax of `opts.form`; the
+/// `table` form, whose wrapper says its tables are to be restored, names
+/// itself `json` here.
+fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
+    let tag = match opts.form {
+        Form::Table => Form::Json,
+        f => f,
+    };
+    let w = wrapper(tag, value.clone());
     let toon4 = toon4(&opts.toon);
     let mut out = match opts.form {
         Form::Json | Form::Table => json_doc(&w, Vec::new()),
@@ -700,7 +761,15 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
         }
     };
     if survey.look_alike {
-        return wrapped(value, opts);
+        // TOON must wrap a look-alike; JSON text is read as it is.
+        let toon = wrapped(value, opts)?;
+        let json = json_doc(value, Vec::new());
+        let (tc, jc) = (cost(&toon.text, opts.metric), cost(&json.text, opts.metric));
+        return Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
+            json
+        } else {
+            toon
+        });
     }
     let json_floor = match opts.metric {
         Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),

@@ -67,8 +67,17 @@ pub(super) struct Header {
     list: FieldList,
     /// Cells per row.
     cells: usize,
-    /// For each cell, how many groups hold it.
-    nest: Vec<usize>,
+    /// For each cell, how many groups hold it and whether it is a list cell.
+    nest: Vec<Slot>,
+}
+
+/// One cell of a row, as the header declares it.
+#[derive(Clone, Copy)]
+pub(super) struct Slot {
+    /// How many groups hold it.
+    depth: usize,
+    /// A list column (`name[]`): the cell is items separated by spaces.
+    list: bool,
 }
 
 /// The fields of one level of a header.
@@ -193,7 +202,7 @@ impl Parser<'_> {
                 if br.keyed {
                     self.keyed_table(&header, br.count, br.delim, d, level)
                 } else {
-                    self.table(&header, br.count, br.delim, d, level, place == Place::Root)
+                    self.table(&header, br.count, br.delim, d, level, place)
                 }
             }
             Some(b':') => {
@@ -290,7 +299,7 @@ impl Parser<'_> {
         delim: u8,
         level: usize,
         depth: usize,
-        nest: &mut Vec<usize>,
+        nest: &mut Vec<Slot>,
     ) -> R<(FieldList, usize)> {
         let src = self.src;
         let mut p = open + 1;
@@ -317,6 +326,18 @@ impl Parser<'_> {
             let optional = q < e && src[q] == b'?';
             if optional {
                 q += 1;
+            }
+            let list = src[q.min(e)..e].starts_with(b"[]");
+            if list {
+                q += 2;
+                if q < e && matches!(src[q], b'{' | b'=') {
+                    return Err(fault(
+                        ErrorKind::Header,
+                        q,
+                        "expected a delimiter or '}' after a list column's '[]', found a group or \
+                         a derived value",
+                    ));
+                }
             }
             let kind = match src.get(q).filter(|_| q < e) {
                 Some(b'{') => {
@@ -358,7 +379,7 @@ impl Parser<'_> {
                     kind
                 }
                 _ => {
-                    nest.push(depth);
+                    nest.push(Slot { depth, list });
                     Kind::Leaf {
                         optional,
                         cell: nest.len() - 1,
@@ -630,6 +651,73 @@ impl Parser<'_> {
     /// One cell (§4) starting at `i`, in a row ending at `e`, as a member of
     /// a container at level `parent`; returns it and the offset of the
     /// delimiter that ends it (or `e`).
+    /// A cell of a list column (§3): empty (absent), `[]` (no items), or
+    /// primitives separated by one space each, each under the cell rules.
+    fn list_cell(&mut self, i: usize, e: usize, delim: u8) -> R<(Cell, usize)> {
+        let src = self.src;
+        if i >= e || src[i] == delim {
+            return Ok((Cell::Empty, i));
+        }
+        let ends = |p: usize| p >= e || src[p] == delim;
+        if src[i..e].starts_with(b"[]") && ends(i + 2) {
+            return Ok((Cell::Value(Value::Array(Vec::new())), i + 2));
+        }
+        if src[i] == b'~' && ends(i + 1) {
+            // The first cell of a null group.
+            return Ok((Cell::Null, i + 1));
+        }
+        let mut items = Vec::new();
+        let mut p = i;
+        loop {
+            let (item, after) = if src[p] == b'"' {
+                let (s, after) = self.tok.quoted(p, e)?;
+                (Value::String(s), after)
+            } else {
+                let mut q = p;
+                while q < e && src[q] != delim && src[q] != b' ' {
+                    if matches!(src[q], b'"' | b'[' | b']' | b'{' | b'}') {
+                        return Err(fault(
+                            ErrorKind::Syntax,
+                            q,
+                            format!(
+                                "expected a list item without {} (quote it), found one",
+                                show_byte(src[q])
+                            ),
+                        ));
+                    }
+                    q += 1;
+                }
+                if q == p {
+                    return Err(fault(
+                        ErrorKind::Syntax,
+                        p,
+                        "expected a list item, found a space (items are separated by one space)",
+                    ));
+                }
+                (self.primitive(p, q)?, q)
+            };
+            items.push(item);
+            if ends(after) {
+                return Ok((Cell::Value(Value::Array(items)), after));
+            }
+            if src[after] != b' ' || ends(after + 1) {
+                return Err(fault(
+                    ErrorKind::Syntax,
+                    after,
+                    format!(
+                        "expected one space and another item, or the end of the cell, found {}",
+                        if src[after] == b' ' {
+                            "a space at the end of the cell".to_owned()
+                        } else {
+                            show_byte(src[after])
+                        }
+                    ),
+                ));
+            }
+            p = after + 1;
+        }
+    }
+
     fn cell(&mut self, i: usize, e: usize, delim: u8, parent: usize) -> R<(Cell, usize)> {
         let src = self.src;
         if i >= e || src[i] == delim {
@@ -721,10 +809,10 @@ impl Parser<'_> {
         delim: u8,
         d: usize,
         level: usize,
-        root: bool,
+        place: Place,
     ) -> R<Value> {
         let tab_rows = std::mem::replace(&mut self.lines.tab_rows, delim == b'\t');
-        let rows = self.rows(h, count, delim, d, level, root);
+        let rows = self.rows(h, count, delim, d, level, place);
         self.lines.tab_rows = tab_rows;
         rows
     }
@@ -736,18 +824,22 @@ impl Parser<'_> {
         delim: u8,
         d: usize,
         level: usize,
-        root: bool,
+        place: Place,
     ) -> R<Value> {
-        let row_depth = if root { 0 } else { d + 1 };
+        // The rows of a table at the root or after a key stand at the
+        // header's own indentation: exactly `[N]` of them (§2).
+        let root = place == Place::Root;
+        let flush = place != Place::Item;
+        let row_depth = if flush { d } else { d + 1 };
         let mut rows = Vec::new();
         loop {
-            if self.strict && rows.len() == count.length {
+            if (self.strict || flush) && rows.len() == count.length {
                 break;
             }
             let Some(line) = self.lines.peek()? else {
                 break;
             };
-            if !root && line.depth <= d {
+            if (!flush && line.depth <= d) || (flush && !root && line.depth != d) {
                 break;
             }
             if line.depth != row_depth {
@@ -880,7 +972,12 @@ impl Parser<'_> {
                     ),
                 ));
             }
-            let (cell, end) = self.cell(i, e, delim, level + h.nest[k])?;
+            let slot = h.nest[k];
+            let (cell, end) = if slot.list {
+                self.list_cell(i, e, delim)?
+            } else {
+                self.cell(i, e, delim, level + slot.depth)?
+            };
             cells.push((cell, i));
             if end >= e {
                 break;

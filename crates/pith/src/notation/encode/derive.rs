@@ -157,16 +157,17 @@ fn template<'k>(
     found.truncate(MAX_FIELDS);
     while !found.is_empty() {
         if let Some(pieces) = build(s0, &found)
-            && rows.iter().all(|r| expands(&pieces, r, key)) {
-                let names = pieces
-                    .iter()
-                    .filter_map(|p| match p {
-                        Piece::Field(f) => fields.iter().copied().find(|x| x == f),
-                        Piece::Text(_) => None,
-                    })
-                    .collect();
-                return Some((pieces, names));
-            }
+            && rows.iter().all(|r| expands(&pieces, r, key))
+        {
+            let names = pieces
+                .iter()
+                .filter_map(|p| match p {
+                    Piece::Field(f) => fields.iter().copied().find(|x| x == f),
+                    Piece::Text(_) => None,
+                })
+                .collect();
+            return Some((pieces, names));
+        }
         found.pop();
     }
     None

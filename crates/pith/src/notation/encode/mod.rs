@@ -445,15 +445,29 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// notation's own: a leading `*`, `&`, or the string `~`, is quoted.
     fn primitive(&self, out: &mut String, v: &Value) {
         if let Value::String(s) = v
-            && (s.starts_with(['*', '&']) || s == "~") {
-                let mut b = Vec::with_capacity(s.len() + 2);
-                write_quoted(&mut b, s);
-                push_utf8(out, b);
-                return;
-            }
+            && (s.starts_with(['*', '&']) || s == "~")
+        {
+            let mut b = Vec::with_capacity(s.len() + 2);
+            write_quoted(&mut b, s);
+            push_utf8(out, b);
+            return;
+        }
         let mut b = Vec::new();
         self.quoting.primitive(&mut b, v);
         push_utf8(out, b);
+    }
+
+    /// An item of a list cell: a primitive as in a cell, quoted also when
+    /// it holds a space.
+    fn list_item(&self, out: &mut String, v: &Value) {
+        match v {
+            Value::String(s) if s.contains(' ') => {
+                let mut b = Vec::with_capacity(s.len() + 2);
+                write_quoted(&mut b, s);
+                push_utf8(out, b);
+            }
+            v => self.primitive(out, v),
+        }
     }
 
     /// A flow value (§5); a nested value with a name is `*name`, `v` itself

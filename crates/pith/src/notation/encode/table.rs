@@ -28,6 +28,7 @@ impl Col<'_> {
             optional: self.optional,
             kind: match &self.kind {
                 Kind::Leaf => Kind::Leaf,
+                Kind::List => Kind::List,
                 Kind::Group(sub) => Kind::Group(sub.iter().map(Col::copy).collect()),
                 Kind::Derived(rule) => Kind::Derived(rule.clone()),
             },
@@ -38,6 +39,9 @@ impl Col<'_> {
 pub(super) enum Kind<'a> {
     /// One cell per row.
     Leaf,
+    /// One cell per row holding an array of primitives, its items
+    /// separated by spaces (`name[]`).
+    List,
     /// A nested field group.
     Group(Vec<Col<'a>>),
     /// A derived column: no cell.
@@ -51,6 +55,8 @@ struct Census {
     objects: usize,
     nulls: usize,
     others: usize,
+    /// Arrays of primitives that have no name.
+    lists: usize,
     /// Bytes of the named objects (what a leaf column would not repeat).
     named_bytes: usize,
     /// Bytes of the keys of the other objects (what a group saves).
@@ -81,6 +87,12 @@ impl Writer<'_, '_, '_> {
                         }
                     }
                     Value::Null => c.nulls += 1,
+                    Value::Array(a)
+                        if self.refs.of(v).is_none() && a.iter().all(Value::is_primitive) =>
+                    {
+                        c.lists += 1;
+                        c.others += 1;
+                    }
                     _ => c.others += 1,
                 }
             }
@@ -89,7 +101,11 @@ impl Writer<'_, '_, '_> {
         for (&key, c) in keys.iter().zip(&census) {
             let optional = c.present < rows.len();
             let groupable = c.objects > 0 && c.others == 0 && level < MAX_GROUP_DEPTH;
-            let mut kind = Kind::Leaf;
+            let mut kind = if c.lists > 0 && c.lists == c.present {
+                Kind::List
+            } else {
+                Kind::Leaf
+            };
             if groupable {
                 let inner: Vec<&'a Map> = rows
                     .iter()
@@ -128,8 +144,7 @@ impl Writer<'_, '_, '_> {
     }
 
     /// A table of `rows`: `key[N]{…}:` and one row per line; `names` makes
-    /// it a keyed table (`key[N:]{…}:`, rows `name: cells`). A root array's
-    /// rows (no key, not keyed) stand at indentation 0.
+    /// it a keyed table (`key[N:]{…}:`, rows `name: cells`).
     pub(super) fn table(
         &mut self,
         out: &mut String,
@@ -153,11 +168,9 @@ impl Writer<'_, '_, '_> {
         out.push_str("]{");
         self.fields(out, &cols);
         out.push_str("}:");
-        let row_depth = if key.is_none() && names.is_none() {
-            0
-        } else {
-            depth + 1
-        };
+        // Rows stand at the header's own indentation (the count says where
+        // they end); a keyed table's `name: cells` rows one level deeper.
+        let row_depth = if names.is_none() { depth } else { depth + 1 };
         for (i, row) in rows.iter().enumerate() {
             out.push('\n');
             self.indent(out, row_depth);
@@ -181,6 +194,7 @@ impl Writer<'_, '_, '_> {
             }
             match &c.kind {
                 Kind::Leaf => {}
+                Kind::List => out.push_str("[]"),
                 Kind::Group(sub) => {
                     out.push('{');
                     self.fields(out, sub);
@@ -206,6 +220,22 @@ impl Writer<'_, '_, '_> {
                     self.sep(out, first);
                     if let Some(v) = v {
                         self.cell(out, v);
+                    }
+                }
+                Kind::List => {
+                    self.sep(out, first);
+                    match v {
+                        Some(Value::Array(items)) if items.is_empty() => out.push_str("[]"),
+                        Some(Value::Array(items)) => {
+                            for (i, item) in items.iter().enumerate() {
+                                if i > 0 {
+                                    out.push(' ');
+                                }
+                                self.list_item(out, item);
+                            }
+                        }
+                        // Planning let only arrays of primitives in.
+                        _ => {}
                     }
                 }
                 Kind::Group(sub) => match v {
@@ -270,10 +300,11 @@ impl Writer<'_, '_, '_> {
 /// hold their keys in the header's order.
 fn lookup<'m>(m: &'m Map, key: &str, at: &mut usize) -> Option<&'m Value> {
     if let Some((k, v)) = m.get_index(*at)
-        && k == key {
-            *at += 1;
-            return Some(v);
-        }
+        && k == key
+    {
+        *at += 1;
+        return Some(v);
+    }
     let i = m.index_of(key)?;
     *at = i + 1;
     m.get_index(i).map(|(_, v)| v)
@@ -283,7 +314,7 @@ fn lookup<'m>(m: &'m Map, key: &str, at: &mut usize) -> Option<&'m Value> {
 pub(super) fn cells(cols: &[Col<'_>]) -> usize {
     cols.iter()
         .map(|c| match &c.kind {
-            Kind::Leaf => 1,
+            Kind::Leaf | Kind::List => 1,
             Kind::Group(sub) => cells(sub),
             Kind::Derived(_) => 0,
         })
@@ -295,7 +326,7 @@ fn count_derived(cols: &[Col<'_>]) -> usize {
         .map(|c| match &c.kind {
             Kind::Derived(_) => 1,
             Kind::Group(sub) => count_derived(sub),
-            Kind::Leaf => 0,
+            Kind::Leaf | Kind::List => 0,
         })
         .sum()
 }

@@ -1,0 +1,321 @@
+//! The pith notation end to end: the spec's own examples decode to what
+//! they say; every value survives `encode` then `decode` at every
+//! readability floor (repeated subtrees, sparse rows, lists, look-alikes,
+//! exact numbers, deep nesting, wide and long tables); and `auto`, which
+//! may choose the notation, never costs more than the input's compact JSON.
+
+use pith::equiv::{difference, equivalent};
+use pith::notation::{self, Options};
+use pith::select::{self, Form, Metric};
+use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::{Map, Value};
+use proptest::prelude::*;
+
+#[path = "support/gen.rs"]
+mod generate;
+use generate::object;
+
+/// Strings that look like the notation's own syntax, TOON's, or JSON.
+fn string() -> impl Strategy<Value = String> {
+    generate::look_alike(
+        &[
+            "%pith",
+            "&a",
+            "&a b",
+            "*a",
+            "*",
+            "~",
+            "~2",
+            "${x}",
+            "`t`",
+            "\"\"\"",
+            "a\nb",
+            "[a,b]",
+            "{k:v}",
+            "[]",
+            "a?",
+            "x=1",
+            "a b c",
+            "https://x.org/a?b=c",
+            "2026-07-14T22:57:06Z",
+            "{\"cols\":[],\"dict\":{},\"rows\":[]}",
+            "json_columns[0]:",
+        ],
+        "[a-z ~*&?=:/.,|-]{0,10}",
+    )
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "id",
+            "name",
+            "login",
+            "sha",
+            "url",
+            "a",
+            "b",
+            "cols",
+            "dict",
+            "rows",
+            "$pith",
+            "value",
+            "items",
+            "items_encoding",
+            "a?",
+            "x=y",
+            "k{",
+            "*r",
+            "&d",
+            "",
+            "tags",
+        ])
+        .prop_map(String::from),
+        "[a-z_]{1,6}",
+    ]
+}
+
+/// Values with what the notation's forms are made for: records with
+/// optional keys, nested objects, arrays of primitives, and the same
+/// subtree again and again.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = generate::primitive(string());
+    let tree = generate::nested(leaf, key, 4, 48, 6).boxed();
+    prop_oneof![
+        tree.clone(),
+        // Rows over a few keys, some missing, some nested, one shared subtree.
+        (
+            prop::collection::vec(prop::collection::vec((key(), tree.clone()), 0..5), 1..12),
+            tree.clone(),
+            any::<bool>(),
+        )
+            .prop_map(|(rows, shared, root)| {
+                let rows: Vec<Value> = rows
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, mut entries)| {
+                        entries.push(("id".into(), Value::from(i)));
+                        if i % 3 != 2 {
+                            entries.push(("owner".into(), shared.clone()));
+                        }
+                        if i % 2 == 0 {
+                            entries.push((
+                                "tags".into(),
+                                Value::Array(vec![Value::from("a b"), Value::from(i)]),
+                            ));
+                        }
+                        object(entries)
+                    })
+                    .collect();
+                if root {
+                    Value::Array(rows)
+                } else {
+                    object(vec![("items".into(), Value::Array(rows))])
+                }
+            }),
+    ]
+}
+
+fn options(references: bool, derived: bool) -> Options {
+    let mut o = Options::for_readability(3, true);
+    o.references = references;
+    o.derived = derived;
+    o
+}
+
+fn round_trip(v: &Value, o: &Options) -> Result<(), TestCaseError> {
+    let doc = notation::encode(v, o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back = notation::decode(doc.text.as_bytes(), &Default::default())
+        .map_err(|e| TestCaseError::fail(format!("{e}\n{}", doc.text)))?;
+    prop_assert!(
+        equivalent(v, &back),
+        "{:?}\n{}",
+        difference(v, &back),
+        doc.text
+    );
+    // Through the one reader of every form, too.
+    let again = select::decode(doc.text.as_bytes(), &Default::default())
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(back, again);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_value_round_trips_at_every_floor(v in value()) {
+        for (references, derived) in [(false, false), (true, false), (false, true), (true, true)] {
+            round_trip(&v, &options(references, derived))?;
+        }
+    }
+
+    /// `auto` never costs more than the input's compact JSON, and reads back.
+    #[test]
+    fn auto_never_costs_more_than_compact_json(v in value(), floor in 2u8..=5) {
+        let opts = select::Options { min_readability: floor, ..Default::default() };
+        let out = select::encode(&v, &opts).unwrap();
+        let tok = Tokenizer::get(TokenizerKind::O200k);
+        let json = pith::json::to_string(&v);
+        prop_assert!(tok.count(&out.text) <= tok.count(&json), "{}\n{json}", out.text);
+        prop_assert!(select::readability(&out) >= floor, "{}", out.text);
+        let back = select::decode(out.text.as_bytes(), &Default::default()).unwrap();
+        prop_assert!(equivalent(&v, &back), "{:?}\n{}", difference(&v, &back), out.text);
+    }
+}
+
+#[test]
+fn the_specs_examples_decode_to_their_json() {
+    let spec = include_str!("../../../docs/notation.md");
+    let mut json: Option<Value> = None;
+    let mut checked = 0;
+    let mut rest = spec;
+    while let Some(at) = rest.find("```") {
+        let after = &rest[at + 3..];
+        let lang_end = after.find('\n').unwrap();
+        let lang = &after[..lang_end];
+        let body_end = after[lang_end + 1..].find("```").unwrap();
+        let body = &after[lang_end + 1..lang_end + 1 + body_end];
+        match lang {
+            "json" => json = Some(pith::json::parse(body).expect("the spec's JSON parses")),
+            "pith" => {
+                let text = body.strip_suffix('\n').unwrap_or(body);
+                let got = notation::decode(text.as_bytes(), &Default::default())
+                    .unwrap_or_else(|e| panic!("{e}\n{text}"));
+                assert_eq!(Some(&got), json.as_ref(), "{text}");
+                checked += 1;
+            }
+            _ => {}
+        }
+        rest = &after[lang_end + 1 + body_end + 3..];
+    }
+    assert!(checked >= 3, "only {checked} examples found");
+}
+
+#[test]
+fn repeated_subtrees_are_named_and_read_back() {
+    let user = r#"{"login":"octocat","id":1,"url":"https://api.github.com/users/octocat","html_url":"https://github.com/octocat"}"#;
+    let rows: Vec<String> = (0..20)
+        .map(|i| format!(r#"{{"number":{i},"user":{user},"labels":[],"closed_by":null}}"#))
+        .collect();
+    let v = pith::json::parse(&format!("[{}]", rows.join(","))).unwrap();
+    let doc = notation::encode(&v, &options(true, false)).unwrap();
+    assert!(
+        doc.text
+            .starts_with("%pith\n&octocat: {login:octocat,id:1,"),
+        "{}",
+        doc.text
+    );
+    assert!(doc.text.contains("\n0,*octocat,"), "{}", doc.text);
+    assert_eq!(doc.references, 1);
+    assert_eq!(doc.readability(), 4);
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(back, v);
+}
+
+#[test]
+fn ten_thousand_sparse_rows_and_a_wide_row_round_trip() {
+    // Rows that share one key: no table of 10,001 mostly empty columns.
+    let rows: Vec<Value> = (0..10_000)
+        .map(|i| {
+            object(vec![
+                ("id".into(), Value::from(i)),
+                (format!("field_{i}"), Value::from(format!("fact-{i}"))),
+            ])
+        })
+        .collect();
+    let v = Value::Array(rows);
+    for (r, d) in [(false, false), (true, true)] {
+        let o = options(r, d);
+        let doc = notation::encode(&v, &o).unwrap();
+        assert!(!doc.text.contains("{id,field_0"), "{}", &doc.text[..200]);
+        assert_eq!(
+            notation::decode(doc.text.as_bytes(), &Default::default()).unwrap(),
+            v
+        );
+    }
+    // Sparse rows that do share most keys: a table, absent apart from null.
+    let rows: Vec<Value> = (0..10_000)
+        .map(|i| {
+            let mut m = Map::new();
+            m.insert("id", Value::from(i));
+            if i % 3 == 0 {
+                m.insert("note", Value::Null);
+            } else if i % 3 == 1 {
+                m.insert("note", Value::from(""));
+            }
+            m.insert("n", Value::from(i * 7));
+            Value::Object(m)
+        })
+        .collect();
+    let v = object(vec![("items".into(), Value::Array(rows))]);
+    let doc = notation::encode(&v, &options(false, false)).unwrap();
+    assert!(
+        doc.text
+            .starts_with("%pith\nitems[10000]{id,note?,n}:\n0,null,0\n1,\"\",7\n2,,14\n")
+    );
+    assert_eq!(
+        notation::decode(doc.text.as_bytes(), &Default::default()).unwrap(),
+        v
+    );
+}
+
+#[test]
+fn exact_numbers_and_deep_nesting_survive() {
+    let v = pith::json::parse(
+        r#"{"rows":[{"n":9007199254740993,"x":[1e400,-0.1000000000000000055511151231257827]},
+                    {"n":123456789012345678901234567890.5,"x":[]}],"big":1e-400}"#,
+    )
+    .unwrap();
+    for (r, d) in [(false, false), (true, true)] {
+        let doc = notation::encode(&v, &options(r, d)).unwrap();
+        assert_eq!(
+            notation::decode(doc.text.as_bytes(), &Default::default()).unwrap(),
+            v
+        );
+    }
+    let mut deep = pith::json::parse(r#"{"leaf":[1,{"k":null}]}"#).unwrap();
+    for i in 0..120 {
+        deep = object(vec![("k".into(), Value::Array(vec![deep, Value::from(i)]))]);
+    }
+    assert!(deep.depth() > 240 && deep.depth() <= 256);
+    let doc = notation::encode(&deep, &options(true, true)).unwrap();
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(back, deep);
+    let mut deeper = deep;
+    while deeper.depth() <= 256 {
+        deeper = Value::Array(vec![deeper]);
+    }
+    let err = notation::encode(&deeper, &Options::default()).unwrap_err();
+    assert_eq!(err.kind(), pith::ErrorKind::DepthLimit);
+}
+
+#[test]
+fn the_pith_form_obeys_the_floor() {
+    let rows: Vec<String> = (0..12)
+        .map(|i| format!(r#"{{"id":{i},"state":"open","url":"https://x.org/i/{i}","owner":{{"login":"octocat","id":1,"site":"https://github.com/octocat"}}}}"#))
+        .collect();
+    let v = pith::json::parse(&format!("[{}]", rows.join(","))).unwrap();
+    for floor in [5, 4, 3] {
+        let opts = select::Options {
+            form: Form::Pith,
+            metric: Metric::Tokens(TokenizerKind::O200k),
+            min_readability: floor,
+            ..Default::default()
+        };
+        let out = select::encode(&v, &opts).unwrap();
+        assert!(select::readability(&out) >= floor, "{floor}: {}", out.text);
+        assert_eq!(
+            select::decode(out.text.as_bytes(), &Default::default()).unwrap(),
+            v
+        );
+        if floor == 3 {
+            assert!(out.text.contains("state=open"), "{}", out.text);
+            assert!(
+                out.text.contains("url=`https://x.org/i/${id}`"),
+                "{}",
+                out.text
+            );
+        }
+    }
+}
