@@ -213,10 +213,9 @@ pub const DEFAULT_MIN_READABILITY: u8 = 4;
 /// tables, which are read by position and through a dictionary.
 pub fn readability(encoded: &Encoded) -> u8 {
     let mut score = match encoded.syntax {
-        Syntax::Pith {
-            references,
-            derived,
-        } => 5 - u8::from(references > 0) - u8::from(derived > 0),
+        Syntax::Pith { references, derived } => {
+            5 - u8::from(references > 0) - u8::from(derived > 0)
+        }
         Syntax::Toon | Syntax::Json => 5,
     };
     for form in [TableForm::Hoisted, TableForm::HoistedCompact] {
@@ -300,11 +299,7 @@ impl Encoded {
             Syntax::Json => "json",
             Syntax::Pith { .. } => "pith",
         });
-        if let Syntax::Pith {
-            references,
-            derived,
-        } = self.syntax
-        {
+        if let Syntax::Pith { references, derived } = self.syntax {
             if references > 0 {
                 s.push_str(&format!("; references: {references}"));
             }

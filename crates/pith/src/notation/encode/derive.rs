@@ -80,13 +80,7 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
     let fields: Vec<&str> = cols
         .iter()
         .filter(|c| !c.optional && matches!(c.kind, Kind::Leaf))
-        .filter(|c| {
-            rows.iter().all(|r| {
-                r.get(c.key)
-                    .and_then(text_of)
-                    .is_some_and(|t| !t.is_empty())
-            })
-        })
+        .filter(|c| rows.iter().all(|r| r.get(c.key).and_then(text_of).is_some_and(|t| !t.is_empty())))
         .map(|c| c.key)
         .collect();
     let mut used_as_field: Vec<&str> = Vec::new();
@@ -95,9 +89,7 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
         if c.optional
             || !matches!(c.kind, Kind::Leaf)
             || used_as_field.contains(&c.key)
-            || !rows
-                .iter()
-                .all(|r| matches!(r.get(c.key), Some(Value::String(_))))
+            || !rows.iter().all(|r| matches!(r.get(c.key), Some(Value::String(_))))
         {
             continue;
         }
@@ -125,11 +117,7 @@ fn text_of(v: &Value) -> Option<String> {
 }
 
 /// A template for column `key` over `fields` that re-expands in every row.
-fn template<'k>(
-    key: &str,
-    fields: &[&'k str],
-    rows: &[&Map],
-) -> Option<(Vec<Piece>, Vec<&'k str>)> {
+fn template<'k>(key: &str, fields: &[&'k str], rows: &[&Map]) -> Option<(Vec<Piece>, Vec<&'k str>)> {
     let Some(Value::String(s0)) = rows[0].get(key) else {
         return None;
     };

@@ -19,9 +19,9 @@ mod table;
 
 use self::refs::Refs;
 use super::{MARKER, Options};
-use crate::tokens::Tokenizer;
 use crate::toon::Spec;
 use crate::toon::encode::quote::{Quoting, is_bare_key, numeric_like, write_key, write_quoted};
+use crate::tokens::Tokenizer;
 use crate::{Error, ErrorKind, Map, Result, Value};
 
 /// A notation document and what it uses.
@@ -79,9 +79,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Option<Notation>> {
     let mut body = String::new();
     match value {
         Value::Object(m) => w.object_lines(&mut body, m, 0),
-        Value::Array(items)
-            if items.iter().all(|v| matches!(v, Value::Object(_))) && !items.is_empty() =>
-        {
+        Value::Array(items) if items.iter().all(|v| matches!(v, Value::Object(_))) && !items.is_empty() => {
             let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
             w.table(&mut body, None, &rows, None, 0)
         }
@@ -208,11 +206,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// Keeps `a`, or `b` when it costs fewer tokens.
     fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
-        let pick = if self.cost(&b.text) < self.cost(&a.text) {
-            b
-        } else {
-            a
-        };
+        let pick = if self.cost(&b.text) < self.cost(&a.text) { b } else { a };
         self.keep(out, pick);
     }
 
@@ -442,12 +436,14 @@ pub(super) fn is_bare_flow(s: &str) -> bool {
     let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
         return false;
     };
-    if first == b' ' || last == b' ' || matches!(first, b'*' | b'&' | b'~' | b'-' | b'#' | b'+') {
+    if first == b' ' || last == b' ' || matches!(first, b'*' | b'&' | b'~' | b'-' | b'#' | b'+')
+    {
         return false;
     }
-    if b.iter().any(|&c| {
-        c < 0x20 || c == 0x7f || matches!(c, b',' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\')
-    }) {
+    if b
+        .iter()
+        .any(|&c| c < 0x20 || c == 0x7f || matches!(c, b',' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\'))
+    {
         return false;
     }
     if matches!(s, "true" | "false" | "null") {

@@ -209,12 +209,7 @@ impl<'a> Walk<'a> {
             .filter(|&c| count[c as usize] >= 2)
             .collect();
         // Largest first; ties in document order.
-        order.sort_by_key(|&c| {
-            (
-                std::cmp::Reverse(nodes[reps[c as usize]].size),
-                reps[c as usize],
-            )
-        });
+        order.sort_by_key(|&c| (std::cmp::Reverse(nodes[reps[c as usize]].size), reps[c as usize]));
         let mut names: Vec<(String, &'a Value)> = Vec::new();
         let mut taken: HashSet<String> = HashSet::new();
         let mut name_of: Vec<u32> = vec![u32::MAX; reps.len()];

@@ -89,11 +89,7 @@ impl Writer<'_, '_, '_> {
                 } else {
                     Kind::Leaf
                 };
-                Col {
-                    key,
-                    optional,
-                    kind,
-                }
+                Col { key, optional, kind }
             })
             .collect();
         if level == 0 {
