@@ -589,7 +589,7 @@ impl<'a> Parser<'a> {
     fn key(&self, s: usize, e: usize) -> R<(String, usize)> {
         let src = self.src;
         if src[s] == b'"' {
-            return Ok(self.tok.quoted(s, e)?);
+            return self.tok.quoted(s, e);
         }
         let end = identifier_end(src, s, e);
         if end == s {

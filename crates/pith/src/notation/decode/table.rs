@@ -413,7 +413,7 @@ impl Parser<'_> {
     fn field_name(&self, p: usize, e: usize) -> R<(String, usize)> {
         let src = self.src;
         if src[p] == b'"' {
-            return Ok(self.tok.quoted(p, e)?);
+            return self.tok.quoted(p, e);
         }
         let end = super::identifier_end(src, p, e);
         if end == p {
