@@ -1238,3 +1238,32 @@ proptest! {
         }
     }
 }
+
+/// The fuzz target's seeds (`fuzz/corpus/notation_decode/seed-*`: a layout
+/// byte, then a document) are valid documents, so fuzzing starts from every
+/// feature.
+#[test]
+fn the_fuzz_seeds_are_valid_documents() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/corpus/notation_decode"
+    );
+    let mut seeds = 0;
+    for entry in std::fs::read_dir(dir).expect("the seed corpus") {
+        let path = entry.expect("a seed").path();
+        if !path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("seed-"))
+        {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("a seed");
+        let (layout, text) = bytes.split_first().expect("a layout byte");
+        assert_eq!(*layout, 1, "{path:?}: indent 2, default depth");
+        if let Err(e) = pith::notation::decode(text, &strict()) {
+            panic!("{path:?}: {}", e.render(&String::from_utf8_lossy(text)));
+        }
+        seeds += 1;
+    }
+    assert!(seeds >= 20, "{seeds} seeds");
+}
