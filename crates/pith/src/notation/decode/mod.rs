@@ -134,6 +134,7 @@ pub fn decode(text: &[u8], opts: &DecodeOptions) -> Result<Value> {
             .saturating_mul(EXPANSION_FACTOR)
             .max(EXPANSION_FLOOR),
         cells: Vec::new(),
+        filled: Vec::new(),
     };
     p.document().map_err(|f| f.into_error(text))
 }
@@ -326,6 +327,8 @@ pub(super) struct Parser<'a> {
     budget: usize,
     /// Reused buffer of one row's cells.
     cells: Vec<(Cell, usize)>,
+    /// Reused buffer: for each cell of a row, the first filled cell from it on.
+    filled: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {

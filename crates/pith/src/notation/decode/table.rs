@@ -76,6 +76,8 @@ struct FieldList {
     fields: Vec<Field>,
     /// Some field is a template.
     templates: bool,
+    /// The first field that takes cells is a group.
+    lead_group: bool,
 }
 
 struct Field {
@@ -112,16 +114,6 @@ enum Piece {
 impl Keys for [Field] {
     fn key(&self, i: usize) -> &str {
         &self[i].name
-    }
-}
-
-impl FieldList {
-    /// Whether the first field that takes cells is a group.
-    fn leads_with_group(&self) -> bool {
-        self.fields
-            .iter()
-            .find(|f| matches!(f.kind, Kind::Leaf { .. } | Kind::Group { .. }))
-            .is_some_and(|f| matches!(f.kind, Kind::Group { .. }))
     }
 }
 
@@ -406,7 +398,16 @@ impl Parser<'_> {
         if templates {
             resolve(&mut fields, index.as_ref())?;
         }
-        Ok((FieldList { fields, templates }, end))
+        let lead_group = fields
+            .iter()
+            .find(|f| matches!(f.kind, Kind::Leaf { .. } | Kind::Group { .. }))
+            .is_some_and(|f| matches!(f.kind, Kind::Group { .. }));
+        let list = FieldList {
+            fields,
+            templates,
+            lead_group,
+        };
+        Ok((list, end))
     }
 
     /// A field name at `p` (an identifier or a quoted key) and the offset after it.
@@ -838,8 +839,22 @@ impl Parser<'_> {
         let built = self
             .row_cells(a, e, h, delim, level, &mut cells)
             .and_then(|()| {
+                // For each cell, the first cell from it on that is not empty:
+                // a group asks whether its cells are empty in one step.
+                let mut filled = std::mem::take(&mut self.filled);
+                filled.clear();
+                filled.resize(cells.len() + 1, cells.len());
+                for i in (0..cells.len()).rev() {
+                    filled[i] = if matches!(cells[i].0, Cell::Empty) {
+                        filled[i + 1]
+                    } else {
+                        i
+                    };
+                }
                 let mut out = Vec::with_capacity(h.list.fields.len());
-                build(&h.list, &mut cells, &mut out)?;
+                let done = build(&h.list, &mut cells, &filled, &mut out);
+                self.filled = filled;
+                done?;
                 Ok(Map::from_unique_entries(out))
             });
         self.cells = cells;
@@ -892,7 +907,13 @@ impl Parser<'_> {
 }
 
 /// The members of one level of a row, in header order, taking their cells.
-fn build(list: &FieldList, cells: &mut [(Cell, usize)], out: &mut Vec<(String, Value)>) -> R<()> {
+/// `filled[i]` is the first cell from `i` on that is not empty (or the count).
+fn build(
+    list: &FieldList,
+    cells: &mut [(Cell, usize)],
+    filled: &[usize],
+    out: &mut Vec<(String, Value)>,
+) -> R<()> {
     // Where each field's value went in `out`, for the templates of this level.
     let mut slots: Vec<Option<usize>> = Vec::new();
     for f in &list.fields {
@@ -929,20 +950,21 @@ fn build(list: &FieldList, cells: &mut [(Cell, usize)], out: &mut Vec<(String, V
                 first,
                 count,
             } => {
-                let range = &cells[*first..*first + *count];
-                let other = range[1..].iter().find(|(c, _)| !matches!(c, Cell::Empty));
-                if matches!(range[0].0, Cell::Null) {
+                let end = *first + *count;
+                // The first filled cell of the group after its first one.
+                let other = Some(filled[*first + 1]).filter(|&j| j < end);
+                if matches!(cells[*first].0, Cell::Null) {
                     match other {
                         None => {
                             out.push((f.name.clone(), Value::Null));
                             continue;
                         }
                         // A group inside that starts at the same cell may be the null one.
-                        Some(_) if sub.leads_with_group() => {}
-                        Some((_, at)) => {
+                        Some(_) if sub.lead_group => {}
+                        Some(j) => {
                             return Err(fault(
                                 ErrorKind::Structure,
-                                *at,
+                                cells[j].1,
                                 format!(
                                     "expected empty cells after the '~' of the null group {}, \
                                      found a value",
@@ -951,14 +973,14 @@ fn build(list: &FieldList, cells: &mut [(Cell, usize)], out: &mut Vec<(String, V
                             ));
                         }
                     }
-                } else if *optional && other.is_none() && matches!(range[0].0, Cell::Empty) {
+                } else if *optional && other.is_none() && matches!(cells[*first].0, Cell::Empty) {
                     if let Some(s) = slots.last_mut() {
                         *s = None;
                     }
                     continue;
                 }
                 let mut inner = Vec::with_capacity(sub.fields.len());
-                build(sub, cells, &mut inner)?;
+                build(sub, cells, filled, &mut inner)?;
                 out.push((
                     f.name.clone(),
                     Value::Object(Map::from_unique_entries(inner)),
