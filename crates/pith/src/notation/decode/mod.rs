@@ -948,6 +948,50 @@ impl<'a> Parser<'a> {
         fault(ErrorKind::Structure, line.start, msg)
     }
 
+    /// The end of the bare token (a cell, a constant, a flow primitive)
+    /// starting at `p`: the first byte `stop` accepts, or `e`. A byte that
+    /// `quoted` accepts is refused (such a string is quoted), and so is a
+    /// space before the end. `what` names the token, `next` what ends it.
+    fn bare_end(
+        &self,
+        p: usize,
+        e: usize,
+        stop: impl Fn(u8) -> bool,
+        quoted: impl Fn(u8) -> bool,
+        (kind, what, next): (ErrorKind, &str, &str),
+    ) -> R<usize> {
+        let src = self.src;
+        let mut q = p;
+        while q < e && !stop(src[q]) {
+            if quoted(src[q]) {
+                return Err(fault(
+                    kind,
+                    q,
+                    format!(
+                        "expected {what} without {} (quote it), found one",
+                        show_byte(src[q])
+                    ),
+                ));
+            }
+            q += 1;
+        }
+        if q > p && src[q - 1] == b' ' {
+            let mut first = q - 1;
+            while first > p && src[first - 1] == b' ' {
+                first -= 1;
+            }
+            return Err(fault(
+                kind,
+                first,
+                format!(
+                    "expected {next} right after {what}, found a space (no spaces stand around \
+                     cells, constants and flow members)"
+                ),
+            ));
+        }
+        Ok(q)
+    }
+
     /// Refuses a container at nesting level `level` beyond the depth limit.
     fn level(&self, level: usize, at: usize) -> R<()> {
         if level > self.max_depth {

@@ -469,27 +469,13 @@ impl Parser<'_> {
                 "expected a value right after '=', found a space",
             )),
             _ => {
-                let mut q = p;
-                while q < e && src[q] != delim && src[q] != b'}' {
-                    if matches!(src[q], b'"' | b'[' | b']' | b'{') {
-                        return Err(fault(
-                            ErrorKind::Header,
-                            q,
-                            format!(
-                                "expected a bare constant without {} (quote it), found one",
-                                show_byte(src[q])
-                            ),
-                        ));
-                    }
-                    q += 1;
-                }
-                if src[q - 1] == b' ' {
-                    return Err(fault(
-                        ErrorKind::Header,
-                        q - 1,
-                        "expected the delimiter or '}' right after the constant, found a space",
-                    ));
-                }
+                let q = self.bare_end(
+                    p,
+                    e,
+                    |b| b == delim || b == b'}',
+                    |b| matches!(b, b'"' | b'[' | b']' | b'{'),
+                    (ErrorKind::Header, "a bare constant", "the delimiter or '}'"),
+                )?;
                 if let Some(why) = self.needs_quotes(p, q) {
                     return Err(fault(
                         ErrorKind::Header,
@@ -659,32 +645,17 @@ impl Parser<'_> {
             }
             b'~' if i + 1 == e || src[i + 1] == delim => (Cell::Null, i + 1),
             _ => {
-                let mut q = i;
-                while q < e && src[q] != delim {
-                    if matches!(src[q], b'"' | b'[' | b']' | b'{' | b'}') {
-                        return Err(fault(
-                            ErrorKind::Syntax,
-                            q,
-                            format!(
-                                "expected a bare cell without {} (quote the string), found one",
-                                show_byte(src[q])
-                            ),
-                        ));
-                    }
-                    q += 1;
-                }
-                if src[q - 1] == b' ' {
-                    let mut first = q;
-                    while src[first - 1] == b' ' {
-                        first -= 1;
-                    }
-                    return Err(fault(
+                let q = self.bare_end(
+                    i,
+                    e,
+                    |b| b == delim,
+                    |b| matches!(b, b'"' | b'[' | b']' | b'{' | b'}'),
+                    (
                         ErrorKind::Syntax,
-                        first,
-                        "expected the delimiter or the end of the row right after the cell, found \
-                         a space (cells have no spaces around them)",
-                    ));
-                }
+                        "a bare cell",
+                        "the delimiter or the end of the row",
+                    ),
+                )?;
                 return Ok((Cell::Value(self.primitive(i, q)?), q));
             }
         };
