@@ -34,6 +34,12 @@
 //!   cell holding `"`, `[`, `]`, `{` or `}`;
 //! * a keyed header writes its colon before the delimiter, `[N:|]`, as TOON
 //!   does;
+//! * a row is never empty: a field list or a group without a field that
+//!   takes a cell is refused, and so is a blank row line; a row of a
+//!   tab-delimited table may start with its delimiter (its first cell
+//!   empty), where anywhere else a tab after the indentation is refused;
+//! * a list item holds what a cell may hold, an object, or a `[N]…:`
+//!   header;
 //! * `~` makes null the outermost group it is the first cell of whose other
 //!   cells are all empty;
 //! * a text block opened by the first field of a list item (`- key: """`)
@@ -41,8 +47,9 @@
 //!   deeper than the hyphen;
 //! * the root of the body is an object, an array header or a primitive: a
 //!   flow value or a reference never stands alone at the root;
-//! * a group takes at least one cell; a template names a sibling column
-//!   that takes a cell, by its name as written between `${` and `}`;
+//! * a template names a sibling column that takes a cell, by its name as
+//!   written between `${` and `}`; a bare constant that starts with a
+//!   backtick is a template, never a string;
 //! * a control character is U+0000–U+001F or U+007F;
 //! * what references expand to is bounded ([`EXPANSION_FACTOR`] times the
 //!   input, at least [`EXPANSION_FLOOR`] bytes), so a few lines cannot
@@ -98,12 +105,14 @@ const EXPANSION_FLOOR: usize = 64 << 20;
 /// # Errors
 ///
 /// Every refusal of `docs/notation.md` §10, with the line and column of the
-/// offending byte: [`ErrorKind::Syntax`] for malformed text,
+/// offending byte, and a document whose references would expand to more
+/// than 64 times its length (at least 64 MiB) is refused, as excess depth
+/// is: [`ErrorKind::Syntax`] for malformed text,
 /// [`ErrorKind::InvalidUtf8`], [`ErrorKind::DuplicateKey`] for keys and
 /// names given twice, [`ErrorKind::CountMismatch`] and
 /// [`ErrorKind::WidthMismatch`] for counts and rows, [`ErrorKind::Header`]
 /// for table headers, [`ErrorKind::Structure`] for misplaced lines, cells
-/// and names, [`ErrorKind::Type`] for template fields whose value is not
+/// and names (and for the expansion bound), [`ErrorKind::Type`] for template fields whose value is not
 /// text, [`ErrorKind::DepthLimit`] and TOON's errors for its tokens.
 pub fn decode(text: &[u8], opts: &DecodeOptions) -> Result<Value> {
     let start = marker(text)?;
