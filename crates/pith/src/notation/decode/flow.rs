@@ -212,33 +212,6 @@ impl Parser<'_> {
     /// A bare flow primitive at `p`: up to the next `,`, `]` or `}`.
     fn flow_bare(&self, p: usize, e: usize) -> R<(Value, usize)> {
         let src = self.src;
-        let mut q = p;
-        while q < e {
-            match src[q] {
-                b',' | b']' | b'}' => break,
-                b @ (b'[' | b'{' | b'"') => {
-                    return Err(fault(
-                        ErrorKind::Syntax,
-                        q,
-                        format!(
-                            "expected a bare string without {} in a flow value (quote it), found one",
-                            show_byte(b)
-                        ),
-                    ));
-                }
-                b if b < 0x20 || b == 0x7f => {
-                    return Err(fault(
-                        ErrorKind::Syntax,
-                        q,
-                        format!(
-                            "expected a bare string without control characters in a flow value \
-                             (quote it), found U+{b:04X}"
-                        ),
-                    ));
-                }
-                _ => q += 1,
-            }
-        }
         match src[p] {
             b' ' => {
                 return Err(fault(
@@ -261,18 +234,17 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        if src[q - 1] == b' ' {
-            let mut first = q;
-            while src[first - 1] == b' ' {
-                first -= 1;
-            }
-            return Err(fault(
+        let q = self.bare_end(
+            p,
+            e,
+            |b| matches!(b, b',' | b']' | b'}'),
+            |b| matches!(b, b'[' | b'{' | b'"') || b < 0x20 || b == 0x7f,
+            (
                 ErrorKind::Syntax,
-                first,
-                "expected ',' or a closing bracket right after the value, found a space (flow \
-                 values have no spaces around ',' and ':')",
-            ));
-        }
+                "a bare string in a flow value",
+                "',' or a closing bracket",
+            ),
+        )?;
         Ok((self.tok.value_token(p, q)?, q))
     }
 

@@ -135,7 +135,7 @@ impl<'a> Lines<'a> {
                 ));
             }
             let spaces = i - at;
-            if spaces % self.indent != 0 {
+            if !spaces.is_multiple_of(self.indent) {
                 return Err(Fault::new(
                     ErrorKind::Indentation,
                     i,

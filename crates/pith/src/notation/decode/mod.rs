@@ -34,6 +34,12 @@
 //!   cell holding `"`, `[`, `]`, `{` or `}`;
 //! * a keyed header writes its colon before the delimiter, `[N:|]`, as TOON
 //!   does;
+//! * a row is never empty: a field list or a group without a field that
+//!   takes a cell is refused, and so is a blank row line; a row of a
+//!   tab-delimited table may start with its delimiter (its first cell
+//!   empty), where anywhere else a tab after the indentation is refused;
+//! * a list item holds what a cell may hold, an object, or a `[N]…:`
+//!   header;
 //! * `~` makes null the outermost group it is the first cell of whose other
 //!   cells are all empty;
 //! * a text block opened by the first field of a list item (`- key: """`)
@@ -41,8 +47,9 @@
 //!   deeper than the hyphen;
 //! * the root of the body is an object, an array header or a primitive: a
 //!   flow value or a reference never stands alone at the root;
-//! * a group takes at least one cell; a template names a sibling column
-//!   that takes a cell, by its name as written between `${` and `}`;
+//! * a template names a sibling column that takes a cell, by its name as
+//!   written between `${` and `}`; a bare constant that starts with a
+//!   backtick is a template, never a string;
 //! * a control character is U+0000–U+001F or U+007F;
 //! * what references expand to is bounded ([`EXPANSION_FACTOR`] times the
 //!   input, at least [`EXPANSION_FLOOR`] bytes), so a few lines cannot
@@ -98,12 +105,14 @@ const EXPANSION_FLOOR: usize = 64 << 20;
 /// # Errors
 ///
 /// Every refusal of `docs/notation.md` §10, with the line and column of the
-/// offending byte: [`ErrorKind::Syntax`] for malformed text,
+/// offending byte, and a document whose references would expand to more
+/// than 64 times its length (at least 64 MiB) is refused, as excess depth
+/// is: [`ErrorKind::Syntax`] for malformed text,
 /// [`ErrorKind::InvalidUtf8`], [`ErrorKind::DuplicateKey`] for keys and
 /// names given twice, [`ErrorKind::CountMismatch`] and
 /// [`ErrorKind::WidthMismatch`] for counts and rows, [`ErrorKind::Header`]
 /// for table headers, [`ErrorKind::Structure`] for misplaced lines, cells
-/// and names, [`ErrorKind::Type`] for template fields whose value is not
+/// and names (and for the expansion bound), [`ErrorKind::Type`] for template fields whose value is not
 /// text, [`ErrorKind::DepthLimit`] and TOON's errors for its tokens.
 pub fn decode(text: &[u8], opts: &DecodeOptions) -> Result<Value> {
     let start = marker(text)?;
@@ -134,6 +143,7 @@ pub fn decode(text: &[u8], opts: &DecodeOptions) -> Result<Value> {
             .saturating_mul(EXPANSION_FACTOR)
             .max(EXPANSION_FLOOR),
         cells: Vec::new(),
+        filled: Vec::new(),
     };
     p.document().map_err(|f| f.into_error(text))
 }
@@ -326,6 +336,8 @@ pub(super) struct Parser<'a> {
     budget: usize,
     /// Reused buffer of one row's cells.
     cells: Vec<(Cell, usize)>,
+    /// Reused buffer: for each cell of a row, the first filled cell from it on.
+    filled: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -663,7 +675,7 @@ impl<'a> Parser<'a> {
     fn key(&self, s: usize, e: usize) -> R<(String, usize)> {
         let src = self.src;
         if src[s] == b'"' {
-            return Ok(self.tok.quoted(s, e)?);
+            return self.tok.quoted(s, e);
         }
         let end = identifier_end(src, s, e);
         if end == s {
@@ -1020,6 +1032,50 @@ impl<'a> Parser<'a> {
             )
         };
         fault(ErrorKind::Structure, line.start, msg)
+    }
+
+    /// The end of the bare token (a cell, a constant, a flow primitive)
+    /// starting at `p`: the first byte `stop` accepts, or `e`. A byte that
+    /// `quoted` accepts is refused (such a string is quoted), and so is a
+    /// space before the end. `what` names the token, `next` what ends it.
+    fn bare_end(
+        &self,
+        p: usize,
+        e: usize,
+        stop: impl Fn(u8) -> bool,
+        quoted: impl Fn(u8) -> bool,
+        (kind, what, next): (ErrorKind, &str, &str),
+    ) -> R<usize> {
+        let src = self.src;
+        let mut q = p;
+        while q < e && !stop(src[q]) {
+            if quoted(src[q]) {
+                return Err(fault(
+                    kind,
+                    q,
+                    format!(
+                        "expected {what} without {} (quote it), found one",
+                        show_byte(src[q])
+                    ),
+                ));
+            }
+            q += 1;
+        }
+        if q > p && src[q - 1] == b' ' {
+            let mut first = q - 1;
+            while first > p && src[first - 1] == b' ' {
+                first -= 1;
+            }
+            return Err(fault(
+                kind,
+                first,
+                format!(
+                    "expected {next} right after {what}, found a space (no spaces stand around \
+                     cells, constants and flow members)"
+                ),
+            ));
+        }
+        Ok(q)
     }
 
     /// Refuses a container at nesting level `level` beyond the depth limit.

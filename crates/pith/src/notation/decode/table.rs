@@ -85,6 +85,8 @@ struct FieldList {
     fields: Vec<Field>,
     /// Some field is a template.
     templates: bool,
+    /// The first field that takes cells is a group.
+    lead_group: bool,
 }
 
 struct Field {
@@ -121,16 +123,6 @@ enum Piece {
 impl Keys for [Field] {
     fn key(&self, i: usize) -> &str {
         &self[i].name
-    }
-}
-
-impl FieldList {
-    /// Whether the first field that takes cells is a group.
-    fn leads_with_group(&self) -> bool {
-        self.fields
-            .iter()
-            .find(|f| matches!(f.kind, Kind::Leaf { .. } | Kind::Group { .. }))
-            .is_some_and(|f| matches!(f.kind, Kind::Group { .. }))
     }
 }
 
@@ -427,14 +419,23 @@ impl Parser<'_> {
         if templates {
             resolve(&mut fields, index.as_ref())?;
         }
-        Ok((FieldList { fields, templates }, end))
+        let lead_group = fields
+            .iter()
+            .find(|f| matches!(f.kind, Kind::Leaf { .. } | Kind::Group { .. }))
+            .is_some_and(|f| matches!(f.kind, Kind::Group { .. }));
+        let list = FieldList {
+            fields,
+            templates,
+            lead_group,
+        };
+        Ok((list, end))
     }
 
     /// A field name at `p` (an identifier or a quoted key) and the offset after it.
     fn field_name(&self, p: usize, e: usize) -> R<(String, usize)> {
         let src = self.src;
         if src[p] == b'"' {
-            return Ok(self.tok.quoted(p, e)?);
+            return self.tok.quoted(p, e);
         }
         let end = super::identifier_end(src, p, e);
         if end == p {
@@ -489,27 +490,13 @@ impl Parser<'_> {
                 "expected a value right after '=', found a space",
             )),
             _ => {
-                let mut q = p;
-                while q < e && src[q] != delim && src[q] != b'}' {
-                    if matches!(src[q], b'"' | b'[' | b']' | b'{') {
-                        return Err(fault(
-                            ErrorKind::Header,
-                            q,
-                            format!(
-                                "expected a bare constant without {} (quote it), found one",
-                                show_byte(src[q])
-                            ),
-                        ));
-                    }
-                    q += 1;
-                }
-                if src[q - 1] == b' ' {
-                    return Err(fault(
-                        ErrorKind::Header,
-                        q - 1,
-                        "expected the delimiter or '}' right after the constant, found a space",
-                    ));
-                }
+                let q = self.bare_end(
+                    p,
+                    e,
+                    |b| b == delim || b == b'}',
+                    |b| matches!(b, b'"' | b'[' | b']' | b'{'),
+                    (ErrorKind::Header, "a bare constant", "the delimiter or '}'"),
+                )?;
                 if let Some(why) = self.needs_quotes(p, q) {
                     return Err(fault(
                         ErrorKind::Header,
@@ -757,32 +744,17 @@ impl Parser<'_> {
             }
             b'~' if i + 1 == e || src[i + 1] == delim => (Cell::Null, i + 1),
             _ => {
-                let mut q = i;
-                while q < e && src[q] != delim {
-                    if matches!(src[q], b'"' | b'[' | b']' | b'{' | b'}') {
-                        return Err(fault(
-                            ErrorKind::Syntax,
-                            q,
-                            format!(
-                                "expected a bare cell without {} (quote the string), found one",
-                                show_byte(src[q])
-                            ),
-                        ));
-                    }
-                    q += 1;
-                }
-                if src[q - 1] == b' ' {
-                    let mut first = q;
-                    while src[first - 1] == b' ' {
-                        first -= 1;
-                    }
-                    return Err(fault(
+                let q = self.bare_end(
+                    i,
+                    e,
+                    |b| b == delim,
+                    |b| matches!(b, b'"' | b'[' | b']' | b'{' | b'}'),
+                    (
                         ErrorKind::Syntax,
-                        first,
-                        "expected the delimiter or the end of the row right after the cell, found \
-                         a space (cells have no spaces around them)",
-                    ));
-                }
+                        "a bare cell",
+                        "the delimiter or the end of the row",
+                    ),
+                )?;
                 return Ok((Cell::Value(self.primitive(i, q)?), q));
             }
         };
@@ -826,20 +798,19 @@ impl Parser<'_> {
         level: usize,
         place: Place,
     ) -> R<Value> {
-        // The rows of a table at the root or after a key stand at the
-        // header's own indentation: exactly `[N]` of them (§2).
+        // A root table's rows stand at indentation 0, every other table's
+        // one unit deeper than its header.
         let root = place == Place::Root;
-        let flush = place != Place::Item;
-        let row_depth = if flush { d } else { d + 1 };
+        let row_depth = if root { 0 } else { d + 1 };
         let mut rows = Vec::new();
         loop {
-            if (self.strict || flush) && rows.len() == count.length {
+            if self.strict && rows.len() == count.length {
                 break;
             }
             let Some(line) = self.lines.peek()? else {
                 break;
             };
-            if (!flush && line.depth <= d) || (flush && !root && line.depth != d) {
+            if !root && line.depth <= d {
                 break;
             }
             if line.depth != row_depth {
@@ -941,8 +912,22 @@ impl Parser<'_> {
         let built = self
             .row_cells(a, e, h, delim, level, &mut cells)
             .and_then(|()| {
+                // For each cell, the first cell from it on that is not empty:
+                // a group asks whether its cells are empty in one step.
+                let mut filled = std::mem::take(&mut self.filled);
+                filled.clear();
+                filled.resize(cells.len() + 1, cells.len());
+                for i in (0..cells.len()).rev() {
+                    filled[i] = if matches!(cells[i].0, Cell::Empty) {
+                        filled[i + 1]
+                    } else {
+                        i
+                    };
+                }
                 let mut out = Vec::with_capacity(h.list.fields.len());
-                build(&h.list, &mut cells, &mut out)?;
+                let done = build(&h.list, &mut cells, &filled, &mut out);
+                self.filled = filled;
+                done?;
                 Ok(Map::from_unique_entries(out))
             });
         self.cells = cells;
@@ -1000,7 +985,13 @@ impl Parser<'_> {
 }
 
 /// The members of one level of a row, in header order, taking their cells.
-fn build(list: &FieldList, cells: &mut [(Cell, usize)], out: &mut Vec<(String, Value)>) -> R<()> {
+/// `filled[i]` is the first cell from `i` on that is not empty (or the count).
+fn build(
+    list: &FieldList,
+    cells: &mut [(Cell, usize)],
+    filled: &[usize],
+    out: &mut Vec<(String, Value)>,
+) -> R<()> {
     // Where each field's value went in `out`, for the templates of this level.
     let mut slots: Vec<Option<usize>> = Vec::new();
     for f in &list.fields {
@@ -1037,20 +1028,21 @@ fn build(list: &FieldList, cells: &mut [(Cell, usize)], out: &mut Vec<(String, V
                 first,
                 count,
             } => {
-                let range = &cells[*first..*first + *count];
-                let other = range[1..].iter().find(|(c, _)| !matches!(c, Cell::Empty));
-                if matches!(range[0].0, Cell::Null) {
+                let end = *first + *count;
+                // The first filled cell of the group after its first one.
+                let other = Some(filled[*first + 1]).filter(|&j| j < end);
+                if matches!(cells[*first].0, Cell::Null) {
                     match other {
                         None => {
                             out.push((f.name.clone(), Value::Null));
                             continue;
                         }
                         // A group inside that starts at the same cell may be the null one.
-                        Some(_) if sub.leads_with_group() => {}
-                        Some((_, at)) => {
+                        Some(_) if sub.lead_group => {}
+                        Some(j) => {
                             return Err(fault(
                                 ErrorKind::Structure,
-                                *at,
+                                cells[j].1,
                                 format!(
                                     "expected empty cells after the '~' of the null group {}, \
                                      found a value",
@@ -1059,14 +1051,14 @@ fn build(list: &FieldList, cells: &mut [(Cell, usize)], out: &mut Vec<(String, V
                             ));
                         }
                     }
-                } else if *optional && other.is_none() && matches!(range[0].0, Cell::Empty) {
+                } else if *optional && other.is_none() && matches!(cells[*first].0, Cell::Empty) {
                     if let Some(s) = slots.last_mut() {
                         *s = None;
                     }
                     continue;
                 }
                 let mut inner = Vec::with_capacity(sub.fields.len());
-                build(sub, cells, &mut inner)?;
+                build(sub, cells, filled, &mut inner)?;
                 out.push((
                     f.name.clone(),
                     Value::Object(Map::from_unique_entries(inner)),

@@ -168,9 +168,13 @@ impl Writer<'_, '_, '_> {
         out.push_str("]{");
         self.fields(out, &cols);
         out.push_str("}:");
-        // Rows stand at the header's own indentation (the count says where
-        // they end); a keyed table's `name: cells` rows one level deeper.
-        let row_depth = if names.is_none() { depth } else { depth + 1 };
+        // A root table's rows stand at indentation 0 (nothing else is at
+        // the root), every other table's one unit deeper, as in TOON.
+        let row_depth = if key.is_none() && names.is_none() {
+            0
+        } else {
+            depth + 1
+        };
         for (i, row) in rows.iter().enumerate() {
             out.push('\n');
             self.indent(out, row_depth);
