@@ -30,17 +30,25 @@
 //! stdin, the child's stdin is closed; a child that does not exit within
 //! [`Options::shutdown_grace`] gets SIGTERM, then SIGKILL.
 
+mod call;
 mod envelope;
+pub mod ledger;
+mod more;
 mod policy;
 mod proxy;
 mod rewrite;
+mod state;
+mod tools;
 mod track;
 
-pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter};
+pub use call::JOINED_META_KEY;
+pub use more::{MORE_MAX_AGE, MORE_MAX_BYTES, MORE_TOOL};
+pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter, server_name};
 pub use proxy::{SERVER_GONE_CODE, run};
 pub use rewrite::{
-    BUDGET_META_KEY, Cut, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY, Encoding,
-    RewriteOptions, Rewritten, STRUCTURED_META_KEY, rewrite_text,
+    BUDGET_META_KEY, Cut, DEFAULT_BUDGET, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING,
+    ENCODING_META_KEY, Encoding, MIN_BUDGET, MORE_HINT, RewriteOptions, Rewritten,
+    STRUCTURED_META_KEY, rewrite_text,
 };
 
 use std::fmt;

@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 const ROLE: &str = "PITH_MCP_TEST_ROLE";
 const GRACE_MS: &str = "PITH_MCP_TEST_GRACE_MS";
 const MAX_BYTES: &str = "PITH_MCP_TEST_MAX_BYTES";
+/// A budget for the proxy (none unless set, so that the other tests see
+/// every result whole).
+const BUDGET: &str = "PITH_MCP_TEST_BUDGET";
 /// Longest wait for any one answer or exit.
 const BOUND: Duration = Duration::from_secs(60);
 
@@ -67,6 +70,7 @@ fn proxy_role() -> i32 {
     if let Some(n) = env_number(MAX_BYTES) {
         options.rewrite.max_bytes = n;
     }
+    options.rewrite.budget = env_number(BUDGET);
     let Some((command, rest)) = args.split_first() else {
         eprintln!("proxy role: no server command");
         return 2;
