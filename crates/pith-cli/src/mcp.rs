@@ -82,7 +82,8 @@ fn stats(a: McpStatsArgs) -> Result<(), Failure> {
         Some(p) => p,
         None => {
             return Err(Failure::Usage(
-                "no home or state directory to find the ledger in: name it with --stats-file".into(),
+                "no home or state directory to find the ledger in: name it with --stats-file"
+                    .into(),
             ));
         }
     };
@@ -96,7 +97,11 @@ fn stats(a: McpStatsArgs) -> Result<(), Failure> {
         name: path.display().to_string(),
         error: std::io::Error::other(e.to_string()),
     })?;
-    let out = if a.json { json(&totals) } else { table(&totals) };
+    let out = if a.json {
+        json(&totals)
+    } else {
+        table(&totals)
+    };
     crate::io::write_output(None, out.as_bytes())
 }
 

@@ -9,8 +9,8 @@
 use crate::envelope::{Span, Splice, elements, find, members, string_value};
 use crate::policy::Structured;
 use crate::rewrite::{
-    BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, Rewritten, STRUCTURED_META_KEY,
-    exceeded_notice, parse_structured, rewrite_value,
+    BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, Rewritten, STRUCTURED_KEY_META_KEY,
+    STRUCTURED_META_KEY, exceeded_notice, parse_structured, rewrite_value,
 };
 use crate::state::State;
 use pith::Value;
@@ -67,12 +67,14 @@ enum Holds {
     No,
     /// Item `i`'s text is exactly its value.
     Same,
-    /// It is `{"result": X}` and an item's text is exactly `X` (a wrapped
-    /// return value, as the Python SDK writes it).
-    Result,
-    /// It is `{"result": [x1, …, xn]}`, n ≥ 2, and the content is n text
-    /// items, item i exactly xi (the Python SDK writes a list that way).
-    Joined,
+    /// It is an object of one member, `{"K": X}`, and an item's text is
+    /// exactly `X` (a wrapped value: the Python SDK writes a returned
+    /// number or list under `result`, TypeScript servers wrap arrays so).
+    Member(String),
+    /// It is `{"K": [x1, …, xn]}`, n ≥ 2, and the content is n text items,
+    /// item i exactly xi (the Python SDK writes a returned list so). The
+    /// items are then replaced by one text of the structured value.
+    Joined(String),
 }
 
 /// Edits the result whose value spans `result` in `line`, a result of
@@ -103,7 +105,11 @@ pub(crate) fn edit(
         items.push(item(line, range, opts.rewrite.max_bytes, tokenizer)?);
     }
     let mut record = Record {
-        text_before: items.iter().filter_map(|i| i.text.as_ref()).map(|t| t.tokens).sum(),
+        text_before: items
+            .iter()
+            .filter_map(|i| i.text.as_ref())
+            .map(|t| t.tokens)
+            .sum(),
         ..Record::default()
     };
 
@@ -131,35 +137,39 @@ pub(crate) fn edit(
     }
 
     let mut joined_done = false;
-    if matches!(holds, Holds::Joined) && drop_structured {
-        let list = structured_value
-            .as_ref()
-            .and_then(|v| v.get("result"))
-            .cloned()
-            .unwrap_or(Value::Null);
+    if matches!(holds, Holds::Joined(_)) && drop_structured {
+        // The structured value itself, `{"K": [...]}`: its list has a key,
+        // so it can be a table with its metadata beside it.
+        let list = structured_value.clone().unwrap_or(Value::Null);
         let n = items.len();
         let first = items[0].range.start;
         let last = items[n - 1].range.end;
-        let rewritten = rewrite_value(&list, record.text_before, &opts.rewrite);
-        match rewritten {
-            Some(r) => {
+        let rewritten = rewrite_value(&list, record.text_before, &opts.rewrite)
+            // One text is worth it when it is no longer than what a client
+            // that shows structuredContent reads now.
+            .filter(|r| r.cut.is_some() || r.tokens_after <= record.structured_before);
+        if let Some(r) = rewritten {
+            {
                 let mut extra = format!(r#","{JOINED_META_KEY}":{n}"#);
                 let text = finish(&r, &list, tool, state, &mut record, &mut extra);
                 let mut bytes = Vec::with_capacity(text.len() + 96);
                 bytes.extend_from_slice(br#"{"type":"text","text":"#);
                 pith::json::write_str_into(&text, &mut bytes);
                 bytes.extend_from_slice(
-                    format!(r#","_meta":{{"{ENCODING_META_KEY}":"{}"{extra}}}}}"#, r.encoding.name())
-                        .as_bytes(),
+                    format!(
+                        r#","_meta":{{"{ENCODING_META_KEY}":"{}"{extra}}}}}"#,
+                        r.encoding.name()
+                    )
+                    .as_bytes(),
                 );
                 splice.replace(first..last, bytes);
                 record.form = Some(r.encoding);
                 record.text_after = record_tokens(&r, &text, tokenizer);
                 joined_done = true;
             }
-            None => record.text_after = record.text_before,
         }
-    } else {
+    }
+    if !joined_done {
         record.text_after = record.text_before;
         for item in &items {
             let Some(t) = &item.text else { continue };
@@ -182,22 +192,35 @@ pub(crate) fn edit(
                     splice.add_member(meta_spans, *meta_close, marks.as_bytes());
                 }
                 None => {
-                    splice.add_member(&item.spans, item.close, format!(r#""_meta":{{{marks}}}"#).as_bytes());
+                    splice.add_member(
+                        &item.spans,
+                        item.close,
+                        format!(r#""_meta":{{{marks}}}"#).as_bytes(),
+                    );
                 }
             }
         }
     }
 
+    // Dropped only when the text left is no longer than what a client that
+    // shows structuredContent would read instead (a small pretty-printed
+    // text may be longer than compact structuredContent), or is a cut.
+    drop_structured &=
+        joined_done || record.cut.is_some() || record.text_after <= record.structured_before;
     if drop_structured && let Some(si) = structured {
-        let mark = match holds {
-            Holds::Result => "result",
-            Holds::Joined if joined_done => "result",
-            Holds::Joined => "items",
-            Holds::Same | Holds::No => "dropped",
+        let (mark, key) = match &holds {
+            Holds::Member(k) => ("dropped", Some(k)),
+            Holds::Joined(_) if joined_done => ("dropped", None),
+            Holds::Joined(k) => ("items", Some(k)),
+            Holds::Same | Holds::No => ("dropped", None),
         };
         splice.remove_member(&spans, si);
         record.structured_after = 0;
-        let marks = format!(r#""{STRUCTURED_META_KEY}":"{mark}""#);
+        let mut marks = format!(r#""{STRUCTURED_META_KEY}":"{mark}""#);
+        if let Some(k) = key {
+            marks.push_str(&format!(r#","{STRUCTURED_KEY_META_KEY}":"#));
+            marks.push_str(&pith::json::to_string(&Value::from(k.as_str())));
+        }
         match find(line, &spans, "_meta") {
             Some(m) if line.get(m.value.start) == Some(&b'{') => {
                 let (meta_spans, meta_end) = members(line, m.value.start)?;
@@ -318,21 +341,22 @@ fn relation(structured: &Value, items: &[Item]) -> Holds {
     let Some(m) = structured.as_object() else {
         return Holds::No;
     };
-    let Some(inner) = m.get("result").filter(|_| m.len() == 1) else {
+    let Some((key, inner)) = m.get_index(0).filter(|_| m.len() == 1) else {
         return Holds::No;
     };
     if let Value::Array(list) = inner
         && list.len() >= 2
         && list.len() == items.len()
-        && items
-            .iter()
-            .zip(list)
-            .all(|(i, x)| i.text.as_ref().is_some_and(|t| t.meta.is_some() && text_is(t, x)))
+        && items.iter().zip(list).all(|(i, x)| {
+            i.text
+                .as_ref()
+                .is_some_and(|t| t.meta.is_some() && text_is(t, x))
+        })
     {
-        return Holds::Joined;
+        return Holds::Joined(key.clone());
     }
     if holds_value(inner) {
-        return Holds::Result;
+        return Holds::Member(key.clone());
     }
     Holds::No
 }

@@ -34,7 +34,11 @@ pub struct Ledger {
 /// else `~/.local/state/pith/mcp-ledger.jsonl` (on Windows under
 /// `%LOCALAPPDATA%\pith`).
 pub fn default_path() -> Option<PathBuf> {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     let dir = if cfg!(windows) {
         env("LOCALAPPDATA")?
     } else {
@@ -66,7 +70,10 @@ impl Ledger {
         m.insert("time", Value::from(timestamp(SystemTime::now())));
         m.insert("server", Value::from(self.server.as_str()));
         m.insert("tool", Value::from(tool));
-        m.insert("form", r.form.map_or(Value::Null, |f| Value::from(f.name())));
+        m.insert(
+            "form",
+            r.form.map_or(Value::Null, |f| Value::from(f.name())),
+        );
         let pair = |a: usize, b: usize| Value::Array(vec![Value::from(a), Value::from(b)]);
         m.insert("text", pair(r.text_before, r.text_after));
         m.insert("structured", pair(r.structured_before, r.structured_after));
@@ -165,12 +172,20 @@ pub fn since(spec: &str, now: SystemTime) -> Result<String, StatsError> {
             'h' => n * 3600,
             _ => n * 86_400,
         };
-        let then = now.checked_sub(Duration::from_secs(secs)).unwrap_or(UNIX_EPOCH);
+        let then = now
+            .checked_sub(Duration::from_secs(secs))
+            .unwrap_or(UNIX_EPOCH);
         return Ok(timestamp(then));
     }
     let b = spec.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
-    let date = b.len() >= 10 && digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10);
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    let date = b.len() >= 10
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10);
     if date && (b.len() == 10 || (b[10] == b'T' && spec.ends_with('Z'))) {
         return Ok(spec.to_owned());
     }
@@ -195,7 +210,11 @@ pub fn stats(
         }
         let bad = |why: &str| StatsError::Line(path.to_owned(), i + 1, why.to_owned());
         let v = pith::json::parse(line).map_err(|e| bad(&e.to_string()))?;
-        let s = |k: &str| v.get(k).and_then(Value::as_str).ok_or_else(|| bad(&format!("expected a string `{k}`")));
+        let s = |k: &str| {
+            v.get(k)
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad(&format!("expected a string `{k}`")))
+        };
         let time = s("time")?;
         if since.is_some_and(|t| time < t) {
             continue;
@@ -212,7 +231,9 @@ pub fn stats(
             }
         };
         let (text, structured) = (pair("text")?, pair("structured")?);
-        let t = out.entry((s("server")?.to_owned(), s("tool")?.to_owned())).or_default();
+        let t = out
+            .entry((s("server")?.to_owned(), s("tool")?.to_owned()))
+            .or_default();
         t.calls += 1;
         t.rewritten += u64::from(v.get("form").is_some_and(|f| !f.is_null()));
         t.cut += u64::from(v.get("cut").is_some_and(|f| !f.is_null()));
@@ -234,7 +255,10 @@ mod tests {
         assert_eq!(timestamp(UNIX_EPOCH), "1970-01-01T00:00:00Z");
         let t = UNIX_EPOCH + Duration::from_secs(1_772_000_000 + 86_399);
         assert_eq!(timestamp(t), "2026-02-26T06:13:19Z");
-        assert_eq!(timestamp(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29T00:00:00Z");
+        assert_eq!(
+            timestamp(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29T00:00:00Z"
+        );
     }
 
     #[test]
@@ -271,7 +295,10 @@ mod tests {
         assert!(first.ends_with(r#","server":"srv","tool":"secret_tool","form":"toon","text":[100,40],"structured":[90,0],"cut":"cut"}"#), "{first}");
         let totals = stats(&path, None).unwrap();
         let t = &totals[&("srv".to_owned(), "secret_tool".to_owned())];
-        assert_eq!((t.calls, t.rewritten, t.cut, t.text, t.structured), (2, 1, 1, (100, 40), (90, 0)));
+        assert_eq!(
+            (t.calls, t.rewritten, t.cut, t.text, t.structured),
+            (2, 1, 1, (100, 40), (90, 0))
+        );
         assert!(stats(&path, Some("9999-01-01")).unwrap().is_empty());
         std::fs::write(&path, "{\"time\":1}\n").unwrap();
         let e = stats(&path, None).unwrap_err().to_string();

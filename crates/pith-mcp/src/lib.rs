@@ -46,8 +46,8 @@ pub use more::{MORE_MAX_AGE, MORE_MAX_BYTES, MORE_TOOL};
 pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter, server_name};
 pub use proxy::{SERVER_GONE_CODE, run};
 pub use rewrite::{
-    BUDGET_META_KEY, Cut, DEFAULT_BUDGET, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING,
-    ENCODING_META_KEY, Encoding, MIN_BUDGET, MORE_HINT, RewriteOptions, Rewritten,
+    BUDGET_META_KEY, Cut, DEFAULT_BUDGET, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY,
+    Encoding, MIN_BUDGET, MORE_HINT, RewriteOptions, Rewritten, STRUCTURED_KEY_META_KEY,
     STRUCTURED_META_KEY, rewrite_text,
 };
 

@@ -10,8 +10,8 @@
 //! An unknown or expired cursor is answered with an `isError` result that
 //! says so, never a protocol error.
 
-use crate::rewrite::{Encoding, RewriteOptions, cut_to_budget, exceeded_notice};
 use crate::rewrite::{BUDGET_META_KEY, Cut, ENCODING_META_KEY};
+use crate::rewrite::{Encoding, RewriteOptions, cut_to_budget, exceeded_notice};
 use pith::Value;
 use pith::budget::Cursor;
 use std::collections::{HashMap, VecDeque};
@@ -125,7 +125,10 @@ impl Store {
     /// A cursor for the output of entry `id` (or of its page at `cursor`)
     /// cut to `budget`, for an `output_budget_exceeded` notice.
     pub fn minimum(&mut self, id: u64, cursor: Option<Cursor>, budget: usize) -> String {
-        let token = format!("m{id}-{}-{budget}", cursor.as_ref().map_or(0, Cursor::offset));
+        let token = format!(
+            "m{id}-{}-{budget}",
+            cursor.as_ref().map_or(0, Cursor::offset)
+        );
         self.register(id, token.clone(), Target::Minimum { cursor, budget });
         token
     }
@@ -207,21 +210,22 @@ pub(crate) fn answer(
     arguments: Option<&Value>,
     opts: &RewriteOptions,
 ) -> Page {
-    let Some(token) = arguments.and_then(|a| a.get("cursor")).and_then(Value::as_str) else {
+    let Some(token) = arguments
+        .and_then(|a| a.get("cursor"))
+        .and_then(Value::as_str)
+    else {
         return failure(
             "pith_more needs {\"cursor\": \"…\"}: a cursor from an omission receipt of a cut result",
         );
     };
     let found = lock(store).lookup(token);
     let Some((id, _tool, doc, target)) = found else {
-        return failure(
-            &format!(
-                "unknown or expired cursor `{token}`: pith keeps cut results for {} minutes after \
+        return failure(&format!(
+            "unknown or expired cursor `{token}`: pith keeps cut results for {} minutes after \
                  their last use and {} MiB in all; call the original tool again",
-                MORE_MAX_AGE.as_secs() / 60,
-                MORE_MAX_BYTES >> 20
-            ),
-        );
+            MORE_MAX_AGE.as_secs() / 60,
+            MORE_MAX_BYTES >> 20
+        ));
     };
     let budget = opts.budget.unwrap_or(usize::MAX);
     let (cursor, budget) = match target {
@@ -229,7 +233,9 @@ pub(crate) fn answer(
         Target::Minimum { cursor, budget } => (cursor, budget),
     };
     let Some(r) = cut_to_budget(&doc, budget, opts.tokenizer, 0, cursor.clone()) else {
-        return failure(&format!("cursor `{token}` does not continue the result it was kept with"));
+        return failure(&format!(
+            "cursor `{token}` does not continue the result it was kept with"
+        ));
     };
     match r.cut {
         Some(Cut::Exceeded { minimum, unbounded }) => {
@@ -333,7 +339,10 @@ mod tests {
             .and_then(Value::as_str)
             .unwrap()
             .to_owned();
-        assert!(text.contains("unknown or expired cursor `c-5-deadbeef`"), "{text}");
+        assert!(
+            text.contains("unknown or expired cursor `c-5-deadbeef`"),
+            "{text}"
+        );
         let page = answer(&store, None, &RewriteOptions::default());
         assert!(String::from_utf8_lossy(&page.result).contains("needs {"));
     }

@@ -70,7 +70,10 @@ impl Options {
     /// warning on stderr, and the proxy runs without one).
     pub(crate) fn open_ledger(&self, command: &OsStr, args: &[OsString]) -> Option<Ledger> {
         let path = self.stats.as_ref()?;
-        let name = self.name.clone().unwrap_or_else(|| server_name(command, args));
+        let name = self
+            .name
+            .clone()
+            .unwrap_or_else(|| server_name(command, args));
         match Ledger::open(path, &name) {
             Ok(l) => Some(l),
             Err(e) => {
@@ -90,7 +93,11 @@ pub fn server_name(command: &OsStr, args: &[OsString]) -> String {
         "yarn", "docker", "podman",
     ];
     let stem = |s: &OsStr| {
-        let name = Path::new(s).file_name().unwrap_or(s).to_string_lossy().into_owned();
+        let name = Path::new(s)
+            .file_name()
+            .unwrap_or(s)
+            .to_string_lossy()
+            .into_owned();
         let name = name.rsplit('/').next().unwrap_or(&name).to_owned();
         let name = match name.rfind('@') {
             Some(i) if i > 0 => name[..i].to_owned(),
@@ -263,9 +270,18 @@ mod tests {
             server_name(OsStr::new(c), &args)
         };
         assert_eq!(name("/usr/bin/mcp-server-git", &[]), "mcp-server-git");
-        assert_eq!(name("npx", &["-y", "@modelcontextprotocol/server-memory@2026.8.31"]), "server-memory");
+        assert_eq!(
+            name(
+                "npx",
+                &["-y", "@modelcontextprotocol/server-memory@2026.8.31"]
+            ),
+            "server-memory"
+        );
         assert_eq!(name("node", &["/x/dist/index.js"]), "index");
-        assert_eq!(name("uvx", &["mcp-server-time", "--local-timezone", "UTC"]), "mcp-server-time");
+        assert_eq!(
+            name("uvx", &["mcp-server-time", "--local-timezone", "UTC"]),
+            "mcp-server-time"
+        );
         assert_eq!(name("python3", &["-m", "server.py"]), "server");
         assert_eq!(name("npx", &[]), "npx");
     }

@@ -54,7 +54,8 @@ const KEEP: usize = 4 << 20;
 pub const SERVER_GONE_CODE: i64 = -32000;
 
 /// The notification that tells the client to list the tools again.
-const LIST_CHANGED: &[u8] = b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n";
+const LIST_CHANGED: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n";
 
 /// Starts `command` with `args` as the MCP server and proxies this
 /// process's stdin and stdout to it until either side ends; returns the
@@ -69,7 +70,10 @@ pub fn run(command: &OsStr, args: &[OsString], options: &Options) -> Result<u8, 
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let state = Arc::new(State::new(options.clone(), options.open_ledger(command, args)));
+    let state = Arc::new(State::new(
+        options.clone(),
+        options.open_ledger(command, args),
+    ));
     let result = runtime.block_on(async {
         let child = Command::new(command)
             .args(args)
@@ -260,7 +264,11 @@ where
 fn answer_more(call: MoreCall, state: &Arc<State>, out: &UnboundedSender<Vec<u8>>) {
     let (state, out) = (state.clone(), out.clone());
     tokio::task::spawn_blocking(move || {
-        let page = more::answer(state.store_mutex(), call.arguments.as_ref(), &state.options.rewrite);
+        let page = more::answer(
+            state.store_mutex(),
+            call.arguments.as_ref(),
+            &state.options.rewrite,
+        );
         if let Some(ledger) = &state.ledger {
             ledger.record(more::MORE_TOOL, &page.record());
         }
@@ -295,12 +303,19 @@ async fn pump_server(
         };
         if line.len() < OFFLOAD {
             let bytes = transform(&actions, &line, &tracker, &state);
-            if out.send(bytes.unwrap_or_else(|| std::mem::take(&mut line))).is_err() {
+            if out
+                .send(bytes.unwrap_or_else(|| std::mem::take(&mut line)))
+                .is_err()
+            {
                 break;
             }
         } else {
-            let (line, tracker, state, out) =
-                (std::mem::take(&mut line), tracker.clone(), state.clone(), out.clone());
+            let (line, tracker, state, out) = (
+                std::mem::take(&mut line),
+                tracker.clone(),
+                state.clone(),
+                out.clone(),
+            );
             running.spawn_blocking(move || {
                 let bytes = transform(&actions, &line, &tracker, &state);
                 let _ = out.send(bytes.unwrap_or(line));

@@ -45,8 +45,16 @@ pub const ENCODING_META_KEY: &str = "pith/encoding";
 pub const BUDGET_META_KEY: &str = "pith/budget";
 
 /// The key under which a result's `_meta` records that its
-/// `structuredContent` was dropped as equivalent to a text item.
+/// `structuredContent` was dropped: `dropped` (a text item holds exactly
+/// its value, or, with [`STRUCTURED_KEY_META_KEY`], the value of its one
+/// member) or `items` (its one member is a list whose elements the text
+/// items hold, in order).
 pub const STRUCTURED_META_KEY: &str = "pith/structuredContent";
+
+/// The key under which a result's `_meta` names the one member of a
+/// dropped `structuredContent` whose value its text holds: the dropped
+/// value was `{"<name>": <the text's value>}`.
+pub const STRUCTURED_KEY_META_KEY: &str = "pith/structuredKey";
 
 /// How texts are rewritten (a part of [`Options`](crate::Options)).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -304,7 +312,10 @@ fn with_hint(v: &Value) -> Option<Value> {
     let (key, ro) = root.get_index(root.len().checked_sub(1)?)?;
     let ro = ro.as_object()?;
     let cut = ro.get("collections_cut").and_then(Value::as_number)?;
-    if key != READ_OUTPUT || !ro.contains_key("fits") || pith::json::to_string(&Value::Number(cut.clone())) == "0" {
+    if key != READ_OUTPUT
+        || !ro.contains_key("fits")
+        || pith::json::to_string(&Value::Number(cut.clone())) == "0"
+    {
         return None;
     }
     let mut out = v.clone();

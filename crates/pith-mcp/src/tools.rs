@@ -31,7 +31,8 @@ pub(crate) fn edit(line: &[u8], result: Range<usize>, state: &State, splice: &mu
         let Some((tool, _)) = members(line, range.start) else {
             continue;
         };
-        let Some(name) = find(line, &tool, "name").and_then(|s| string_value(&line[s.value.clone()]))
+        let Some(name) =
+            find(line, &tool, "name").and_then(|s| string_value(&line[s.value.clone()]))
         else {
             continue;
         };

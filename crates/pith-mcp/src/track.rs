@@ -301,7 +301,10 @@ mod tests {
         t.client_line(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
         assert_eq!(t.pending_len(), 3);
         assert_eq!(
-            act(&mut t, br#"{"jsonrpc":"2.0","id":"x","result":{"content":[]}}"#),
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":"x","result":{"content":[]}}"#
+            ),
             "call search_nodes"
         );
         assert_eq!(
@@ -331,7 +334,10 @@ mod tests {
         );
         assert_eq!(t.pending_len(), 1);
         assert_eq!(
-            act(&mut t, br#"{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"no"}}"#),
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"no"}}"#
+            ),
             "forward"
         );
         assert_eq!(t.pending_len(), 0);
@@ -354,7 +360,10 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"research","task":{"ttl":1000}}}"#,
         );
         assert_eq!(
-            act(&mut t, br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1"}}}"#),
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1"}}}"#
+            ),
             "task research"
         );
         t.task_created("t-1".into(), "research".into());
@@ -365,11 +374,17 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"other"}}"#,
         );
         assert_eq!(
-            act(&mut t, br#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#),
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#
+            ),
             "call research"
         );
         assert_eq!(
-            act(&mut t, br#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#),
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#
+            ),
             "forward"
         );
     }
@@ -413,7 +428,10 @@ mod tests {
         let mut t = Tracker::default();
         t.client_line(br#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#);
         assert_eq!(
-            act(&mut t, br#"{"jsonrpc":"2.0","id":"l","result":{"tools":[]}}"#),
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":"l","result":{"tools":[]}}"#
+            ),
             "tools"
         );
     }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::policy::Options;
-use crate::rewrite::{MORE_HINT, reads_back};
+use crate::rewrite::{MORE_HINT, STRUCTURED_KEY_META_KEY, reads_back};
 
 /// A pretty-printed list of uniform records, like the memory server's.
 fn records(n: usize) -> String {
@@ -26,14 +26,53 @@ fn edited(line: &str, tool: &str, state: &State) -> (String, Option<Record>) {
         other => panic!("{other:?}"),
     };
     let mut splice = Splice::default();
-    let record = edit(line.as_bytes(), env.result.unwrap(), tool, state, &mut splice);
-    (String::from_utf8(splice.apply(line.as_bytes())).unwrap(), record)
+    let record = edit(
+        line.as_bytes(),
+        env.result.unwrap(),
+        tool,
+        state,
+        &mut splice,
+    );
+    (
+        String::from_utf8(splice.apply(line.as_bytes())).unwrap(),
+        record,
+    )
 }
 
 fn state(f: impl FnOnce(&mut Options)) -> State {
     let mut o = Options::default();
     f(&mut o);
     State::new(o, None)
+}
+
+/// The text of the first content item of a response.
+fn first_text(message: &Value) -> String {
+    item_text(message.get("result").expect("a result"))
+}
+
+/// The content items of a response.
+fn content(message: &Value) -> &Vec<Value> {
+    let items = message.get("result").and_then(|r| r.get("content"));
+    items
+        .and_then(Value::as_array)
+        .expect("a tools/call result")
+}
+
+/// The text of the first content item of a `CallToolResult`.
+fn item_text(result: &Value) -> String {
+    let items = result.get("content").and_then(Value::as_array);
+    let item = &items.expect("a tools/call result")[0];
+    item.get("text")
+        .and_then(Value::as_str)
+        .expect("a text item")
+        .to_owned()
+}
+
+/// What `pith_more` answers for `cursor`.
+fn more(s: &State, cursor: &str) -> Value {
+    let args = parse(&format!(r#"{{"cursor":"{cursor}"}}"#));
+    let page = crate::more::answer(s.store_mutex(), Some(&args), &s.options.rewrite);
+    pith::json::parse_bytes(&page.result).unwrap()
 }
 
 fn parse(s: &str) -> Value {
@@ -63,15 +102,14 @@ fn a_rewritten_line_differs_only_inside_the_edited_item() {
     let record = record.unwrap();
     assert_eq!(record.form, Some(Encoding::Toon));
     assert!(record.structured_before > 0);
-    assert_eq!(record.structured_after, record.structured_before, "not its text's value: kept");
-    assert!(record.list_changed == false, "no schema was held back");
+    assert_eq!(
+        record.structured_after, record.structured_before,
+        "not its text's value: kept"
+    );
+    assert!(!record.list_changed, "no schema was held back");
     // What the item says decodes to exactly what the server sent.
     let v = parse(after.trim_end());
-    let new_text = v.get("result").unwrap().get("content").unwrap().as_array().unwrap()[0]
-        .get("text")
-        .and_then(Value::as_str)
-        .unwrap()
-        .to_owned();
+    let new_text = first_text(&v);
     assert!(reads_back(&new_text, &value));
 }
 
@@ -92,14 +130,21 @@ fn only_text_items_with_json_are_rewritten() {
     );
     let (after, _) = edited(&line, "t", &state(|_| {}));
     let v = parse(&after);
-    let items = v.get("result").unwrap().get("content").unwrap().as_array().unwrap();
+    let items = content(&v);
     let old = parse(&line);
-    let old = old.get("result").unwrap().get("content").unwrap().as_array().unwrap();
+    let old = content(&old);
     let marked: Vec<bool> = items
         .iter()
-        .map(|i| i.get("_meta").and_then(|m| m.get(ENCODING_META_KEY)).is_some())
+        .map(|i| {
+            i.get("_meta")
+                .and_then(|m| m.get(ENCODING_META_KEY))
+                .is_some()
+        })
         .collect();
-    assert_eq!(marked, [true, false, false, false, true, false, false, false]);
+    assert_eq!(
+        marked,
+        [true, false, false, false, true, false, false, false]
+    );
     for i in [1, 2, 3, 5, 6, 7] {
         assert_eq!(items[i], old[i], "item {i} must be untouched");
     }
@@ -110,7 +155,9 @@ fn only_text_items_with_json_are_rewritten() {
 #[test]
 fn error_results_are_left_alone_unless_asked() {
     let big = json_string(&records(20));
-    let line = format!(r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{big}}}],"isError":true}}}}"#);
+    let line = format!(
+        r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{big}}}],"isError":true}}}}"#
+    );
     let (after, record) = edited(&line, "t", &state(|_| {}));
     assert_eq!((after.as_str(), record), (line.as_str(), None));
     let (after, _) = edited(&line, "t", &state(|o| o.rewrite_errors = true));
@@ -132,19 +179,37 @@ fn structured_content_goes_when_its_text_holds_it() {
     let s = state(|_| {});
     let (after, record) = edited(&line, "t", &s);
     assert!(!after.contains("structuredContent\":{"), "{after}");
-    assert!(after.ends_with(&format!(r#"}}],"_meta":{{"{STRUCTURED_META_KEY}":"dropped"}}}}}}"#)), "{after}");
+    assert!(
+        after.ends_with(&format!(
+            r#"}}],"_meta":{{"{STRUCTURED_META_KEY}":"dropped"}}}}}}"#
+        )),
+        "{after}"
+    );
     assert_eq!(record.unwrap().structured_after, 0);
     parse(&after);
 
-    // A different value (wrapped): kept, and the tool is kept from now on.
-    let wrapped = format!(
+    // One member wrapping the text's value: dropped, the member named.
+    let member = format!(
         r#"{{"id":2,"result":{{"structuredContent":{{"rows":{same}}},"content":[{{"type":"text","text":{}}}]}}}}"#,
+        json_string(&text)
+    );
+    let (after, _) = edited(&member, "w", &state(|_| {}));
+    assert!(
+        after.ends_with(&format!(r#"}}],"_meta":{{"{STRUCTURED_META_KEY}":"dropped","{STRUCTURED_KEY_META_KEY}":"rows"}}}}}}"#)),
+        "{after}"
+    );
+    // A different value: kept, and the tool is kept from now on.
+    let wrapped = format!(
+        r#"{{"id":2,"result":{{"structuredContent":{{"rows":{same},"total":20}},"content":[{{"type":"text","text":{}}}]}}}}"#,
         json_string(&text)
     );
     s.schemas().strip("t");
     let (after, record) = edited(&wrapped, "t", &s);
-    assert!(after.contains("\"structuredContent\":{\"rows\""));
-    assert!(record.unwrap().list_changed, "the client listed it without its schema");
+    assert!(after.contains("\"structuredContent\":{\"rows\""), "{after}");
+    assert!(
+        record.unwrap().list_changed,
+        "the client listed it without its schema"
+    );
     // Once kept, never dropped again, even when equivalent.
     let (after, _) = edited(&line, "t", &s);
     assert!(after.contains("\"structuredContent\":"), "{after}");
@@ -159,7 +224,9 @@ fn structured_content_goes_when_its_text_holds_it() {
     let (after, _) = edited(line, "v", &state(|_| {}));
     assert_eq!(
         after,
-        format!(r#"{{"id":1,"result":{{"content":[{{"type":"text","text":"{{\"t\":33}}"}}],"_meta":{{"{STRUCTURED_META_KEY}":"dropped"}}}}}}"#)
+        format!(
+            r#"{{"id":1,"result":{{"content":[{{"type":"text","text":"{{\"t\":33}}"}}],"_meta":{{"{STRUCTURED_META_KEY}":"dropped"}}}}}}"#
+        )
     );
 }
 
@@ -174,7 +241,13 @@ fn a_python_list_return_becomes_one_text() {
         .iter()
         .map(|r| format!(r#"{{"type":"text","text":{}}}"#, json_string(r)))
         .collect();
-    let list = format!("[{}]", rows.iter().map(|r| pith::json::to_string(&parse(r))).collect::<Vec<_>>().join(","));
+    let list = format!(
+        "[{}]",
+        rows.iter()
+            .map(|r| pith::json::to_string(&parse(r)))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     let line = format!(
         r#"{{"jsonrpc":"2.0","id":4,"result":{{"content":[{}],"structuredContent":{{"result":{list}}},"isError":false}}}}"#,
         items.join(",")
@@ -187,9 +260,17 @@ fn a_python_list_return_becomes_one_text() {
     let meta = content[0].get("_meta").unwrap();
     assert_eq!(meta.get(JOINED_META_KEY), Some(&Value::from(30)));
     let text = content[0].get("text").and_then(Value::as_str).unwrap();
-    assert!(reads_back(text, &parse(&list)), "{text}");
+    // The one text is the structured value, {"result": [...]}, as a table.
+    assert!(
+        reads_back(text, &parse(&format!(r#"{{"result":{list}}}"#))),
+        "{text}"
+    );
+    assert!(text.starts_with("result[30]{id,name,ok}:"), "{text}");
     assert!(r.get("structuredContent").is_none());
-    assert_eq!(r.get("_meta").unwrap().get(STRUCTURED_META_KEY), Some(&Value::from("result")));
+    assert_eq!(
+        r.get("_meta").unwrap().get(STRUCTURED_META_KEY),
+        Some(&Value::from("dropped"))
+    );
     assert_eq!(r.get("isError"), Some(&Value::Bool(false)));
     let record = record.unwrap();
     assert!(record.text_after * 2 < record.text_before, "{record:?}");
@@ -203,7 +284,10 @@ fn nothing_fits_is_a_short_tool_error_within_the_budget() {
         m.insert(format!("key{i}"), Value::from(format!("value number {i}")));
     }
     let text = pith::json::to_string_pretty(&Value::Object(m), 2);
-    let line = format!(r#"{{"id":9,"result":{{"content":[{{"type":"text","text":{}}}]}}}}"#, json_string(&text));
+    let line = format!(
+        r#"{{"id":9,"result":{{"content":[{{"type":"text","text":{}}}]}}}}"#,
+        json_string(&text)
+    );
     let s = state(|o| o.rewrite.budget = Some(crate::rewrite::MIN_BUDGET));
     let (after, record) = edited(&line, "dump", &s);
     let v = parse(&after);
@@ -214,51 +298,81 @@ fn nothing_fits_is_a_short_tool_error_within_the_budget() {
     let n = Tokenizer::get(pith::tokens::TokenizerKind::O200k).count(notice);
     assert!(n <= crate::rewrite::MIN_BUDGET, "{n} tokens: {notice}");
     assert!(notice.contains("pith_more"), "{notice}");
-    assert_eq!(item.get("_meta").unwrap().get(BUDGET_META_KEY), Some(&Value::from("exceeded")));
+    assert_eq!(
+        item.get("_meta").unwrap().get(BUDGET_META_KEY),
+        Some(&Value::from("exceeded"))
+    );
     assert_eq!(record.unwrap().cut, Some("exceeded"));
     // Its cursor returns the value, cut to the smallest budget that holds it.
-    let cursor = parse(notice).get("output_budget_exceeded").unwrap().get("cursor").and_then(Value::as_str).unwrap().to_owned();
-    let args = parse(&format!(r#"{{"cursor":"{cursor}"}}"#));
-    let page = crate::more::answer(s.store_mutex(), Some(&args), &s.options.rewrite);
-    let page = pith::json::parse_bytes(&page.result).unwrap();
+    let cursor = parse(notice)
+        .get("output_budget_exceeded")
+        .unwrap()
+        .get("cursor")
+        .and_then(Value::as_str)
+        .unwrap()
+        .to_owned();
+    let page = more(&s, &cursor);
     assert!(page.get("isError").is_none(), "{page:?}");
-    let shown = page.get("content").unwrap().as_array().unwrap()[0].get("text").and_then(Value::as_str).unwrap();
+    let shown = item_text(&page);
     let back = pith::select::decode(shown.as_bytes(), &Default::default()).unwrap();
-    assert_eq!(back.as_object().unwrap().len(), 401, "every key and read_output");
+    assert_eq!(
+        back.as_object().unwrap().len(),
+        401,
+        "every key and read_output"
+    );
 }
 
 #[test]
 fn following_every_cursor_gives_every_row_once() {
     let rows: Vec<String> = (0..200)
-        .map(|i| format!(r#"{{"id":{i},"title":"issue number {i}","state":"open","votes":{}}}"#, i * 7 % 13))
+        .map(|i| {
+            format!(
+                r#"{{"id":{i},"title":"issue number {i}","state":"open","votes":{}}}"#,
+                i * 7 % 13
+            )
+        })
         .collect();
     let text = format!("[{}]", rows.join(","));
-    let line = format!(r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{}}}]}}}}"#, json_string(&text));
+    let line = format!(
+        r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{}}}]}}}}"#,
+        json_string(&text)
+    );
     let s = state(|o| o.rewrite.budget = Some(2000));
     let tok = Tokenizer::get(pith::tokens::TokenizerKind::O200k);
     let (after, record) = edited(&line, "list_issues", &s);
     assert_eq!(record.unwrap().cut, Some("cut"));
     let v = parse(&after);
-    let mut text = v.get("result").unwrap().get("content").unwrap().as_array().unwrap()[0]
-        .get("text").and_then(Value::as_str).unwrap().to_owned();
+    let mut text = first_text(&v);
     let mut seen = Vec::new();
     let mut pages = 0;
     loop {
         pages += 1;
-        assert!(tok.count(&text) <= 2000, "page {pages}: {} tokens", tok.count(&text));
+        assert!(
+            tok.count(&text) <= 2000,
+            "page {pages}: {} tokens",
+            tok.count(&text)
+        );
         let back = pith::select::decode(text.as_bytes(), &Default::default()).unwrap();
         let ro = back.get("read_output").unwrap();
         let shown = back.get("result").and_then(Value::as_array).unwrap();
-        seen.extend(shown.iter().map(|r| pith::json::to_string(r.get("id").unwrap())));
+        seen.extend(
+            shown
+                .iter()
+                .map(|r| pith::json::to_string(r.get("id").unwrap())),
+        );
         let receipt = back.get("result_omitted");
-        let Some(cursor) = receipt.and_then(|r| r.get("cursor")).and_then(Value::as_str) else {
+        let Some(cursor) = receipt
+            .and_then(|r| r.get("cursor"))
+            .and_then(Value::as_str)
+        else {
             break;
         };
-        assert_eq!(ro.get("more"), Some(&Value::from(MORE_HINT)), "read_output names the tool");
-        let args = parse(&format!(r#"{{"cursor":"{cursor}"}}"#));
-        let page = crate::more::answer(s.store_mutex(), Some(&args), &s.options.rewrite);
-        let page = pith::json::parse_bytes(&page.result).unwrap();
-        text = page.get("content").unwrap().as_array().unwrap()[0].get("text").and_then(Value::as_str).unwrap().to_owned();
+        assert_eq!(
+            ro.get("more"),
+            Some(&Value::from(MORE_HINT)),
+            "read_output names the tool"
+        );
+        text = item_text(&more(&s, cursor));
         assert!(pages < 50);
     }
     let want: Vec<String> = (0..200).map(|i| i.to_string()).collect();
