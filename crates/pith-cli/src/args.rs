@@ -125,6 +125,28 @@ pub struct McpArgs {
 pub enum McpCommand {
     /// Totals of the savings ledger per server and tool.
     Stats(McpStatsArgs),
+    /// Wrap a client's configured MCP servers in `pith mcp`.
+    Install(McpInstallArgs),
+    /// Put back the servers `install` wrapped, byte for byte.
+    Uninstall(McpInstallArgs),
+    /// List a client's servers and whether each is wrapped.
+    Status(McpInstallArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct McpInstallArgs {
+    /// claude-code, claude-desktop, cursor, codex or vscode.
+    #[arg(long, value_name = "CLIENT")]
+    pub client: String,
+    /// The client's configuration file (default: where the client keeps it).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Only this server (repeatable; default every one).
+    #[arg(long = "server", value_name = "NAME")]
+    pub servers: Vec<String>,
+    /// The pith the wrapped servers run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    pub pith: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

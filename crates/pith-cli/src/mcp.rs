@@ -1,7 +1,7 @@
 //! `pith mcp`: the proxy's flags become [`pith_mcp::Options`]; `stats`
 //! sums up the savings ledger.
 
-use crate::args::{McpArgs, McpCommand, McpProxyArgs, McpStatsArgs, Structured};
+use crate::args::{McpArgs, McpCommand, McpInstallArgs, McpProxyArgs, McpStatsArgs, Structured};
 use crate::cmd::tokenizer_kind;
 use crate::fail::Failure;
 use pith::budget::Budget;
@@ -12,6 +12,9 @@ use std::path::PathBuf;
 pub fn run(a: McpArgs) -> Result<(), Failure> {
     match a.action {
         Some(McpCommand::Stats(s)) => stats(s),
+        Some(McpCommand::Install(i)) => install(i, pith_mcp::install::install),
+        Some(McpCommand::Uninstall(i)) => install(i, pith_mcp::install::uninstall),
+        Some(McpCommand::Status(i)) => install(i, pith_mcp::install::status),
         None => proxy(a.proxy),
     }
 }
@@ -75,6 +78,40 @@ pub fn options(a: &McpProxyArgs) -> Result<pith_mcp::Options, Failure> {
         name: a.name.clone(),
         ..pith_mcp::Options::default()
     })
+}
+
+type InstallStep = fn(
+    &pith_mcp::install::Request,
+) -> Result<Vec<pith_mcp::install::Line>, pith_mcp::install::InstallError>;
+
+fn install(a: McpInstallArgs, step: InstallStep) -> Result<(), Failure> {
+    let client = a.client.parse().map_err(Failure::Usage)?;
+    let pith = match a.pith {
+        Some(p) => p,
+        None => std::env::current_exe().map_err(|error| Failure::Io {
+            name: "pith".into(),
+            error,
+        })?,
+    };
+    let req = pith_mcp::install::Request {
+        client,
+        config: a.config,
+        servers: a.servers,
+        pith,
+        state: None,
+    };
+    let lines = step(&req).map_err(|e| Failure::Io {
+        name: "mcp".into(),
+        error: std::io::Error::other(e.to_string()),
+    })?;
+    let mut out = String::new();
+    for l in &lines {
+        out.push_str(&format!("{}\t{}\t{}\n", l.scope, l.server, l.outcome));
+    }
+    if lines.is_empty() {
+        out.push_str("no servers\n");
+    }
+    crate::io::write_output(None, out.as_bytes())
 }
 
 fn stats(a: McpStatsArgs) -> Result<(), Failure> {

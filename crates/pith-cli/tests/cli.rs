@@ -302,15 +302,30 @@ fn mcp_runs_a_server_named_without_a_double_dash() {
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli","version":"1"}}}"#;
     for args in [
         vec!["mcp", "--no-stats", "node", server, "--exit-code", "0"],
-        vec!["mcp", "--no-stats", "--", "node", server, "--exit-code", "0"],
+        vec![
+            "mcp",
+            "--no-stats",
+            "--",
+            "node",
+            server,
+            "--exit-code",
+            "0",
+        ],
     ] {
         let o = pith(&args, &format!("{init}\n"));
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-        assert!(stdout(&o).contains(r#""serverInfo":{"name":"fake""#), "{}", stdout(&o));
+        assert!(
+            stdout(&o).contains(r#""serverInfo":{"name":"fake""#),
+            "{}",
+            stdout(&o)
+        );
     }
     // The server's exit status is pith's, here through a server flag that
     // pith must not take for its own.
-    let o = pith(&["mcp", "--no-stats", "node", server, "--exit-code", "7"], &format!("{init}\n"));
+    let o = pith(
+        &["mcp", "--no-stats", "node", server, "--exit-code", "7"],
+        &format!("{init}\n"),
+    );
     assert_eq!(o.status.code(), Some(7), "{}", stderr(&o));
 }
 
@@ -318,5 +333,9 @@ fn mcp_runs_a_server_named_without_a_double_dash() {
 fn mcp_refuses_a_budget_below_its_notice() {
     let o = pith(&["mcp", "--budget", "50", "node", "x"], "");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--budget 50 is below 200"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--budget 50 is below 200"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -32,6 +32,7 @@
 
 mod call;
 mod envelope;
+pub mod install;
 pub mod ledger;
 mod more;
 mod policy;
