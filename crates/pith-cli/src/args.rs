@@ -204,10 +204,18 @@ pub struct McpProxyArgs {
     /// The server's name in the ledger (default: from its command).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// A remote server (MCP streamable HTTP, or the older HTTP+SSE) instead
+    /// of a command.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub url: Option<String>,
+    /// A header for every request to --url, `Name: value`; `${VAR}` in the
+    /// value is read from the environment (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
     /// The server command and its arguments (after `--`, or directly after
     /// pith's own options).
     #[arg(
-        required = true,
+        required_unless_present = "url",
         value_name = "COMMAND",
         trailing_var_arg = true,
         allow_hyphen_values = true

@@ -21,10 +21,22 @@ pub fn run(a: McpArgs) -> Result<(), Failure> {
 
 fn proxy(a: McpProxyArgs) -> Result<(), Failure> {
     let options = options(&a)?;
-    let Some((command, args)) = a.command.split_first() else {
-        return Err(Failure::Usage("pith mcp needs a server command".into()));
+    let result = match &a.url {
+        Some(url) => {
+            let remote = pith_mcp::Remote::new(url, &a.headers)
+                .map_err(|e| Failure::Usage(e.to_string()))?;
+            pith_mcp::run_remote(&remote, &options)
+        }
+        None => {
+            let Some((command, args)) = a.command.split_first() else {
+                return Err(Failure::Usage(
+                    "pith mcp needs a server command or --url".into(),
+                ));
+            };
+            pith_mcp::run(command, args, &options)
+        }
     };
-    match pith_mcp::run(command, args, &options) {
+    match result {
         Ok(0) => Ok(()),
         Ok(status) => Err(Failure::Exit(status)),
         Err(e) => Err(Failure::Io {

@@ -32,6 +32,7 @@
 
 mod call;
 mod envelope;
+mod http;
 pub mod install;
 pub mod ledger;
 mod more;
@@ -43,9 +44,10 @@ mod tools;
 mod track;
 
 pub use call::JOINED_META_KEY;
+pub use http::{Remote, RemoteError};
 pub use more::{MORE_MAX_AGE, MORE_MAX_BYTES, MORE_TOOL};
 pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter, server_name};
-pub use proxy::{SERVER_GONE_CODE, run};
+pub use proxy::{SERVER_GONE_CODE, run, run_remote};
 pub use rewrite::{
     BUDGET_META_KEY, Cut, DEFAULT_BUDGET, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY,
     Encoding, MIN_BUDGET, MORE_HINT, RewriteOptions, Rewritten, STRUCTURED_KEY_META_KEY,
@@ -69,6 +71,8 @@ pub enum Error {
     Pipes,
     /// The async runtime could not be built.
     Runtime(std::io::Error),
+    /// The remote server cannot be used (`--url`).
+    Remote(String),
 }
 
 impl fmt::Display for Error {
@@ -79,6 +83,7 @@ impl fmt::Display for Error {
             }
             Error::Pipes => f.write_str("cannot connect to the MCP server's stdin and stdout"),
             Error::Runtime(e) => write!(f, "cannot start the I/O runtime: {e}"),
+            Error::Remote(e) => f.write_str(e),
         }
     }
 }
@@ -87,7 +92,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Spawn { source, .. } | Error::Runtime(source) => Some(source),
-            Error::Pipes => None,
+            Error::Pipes | Error::Remote(_) => None,
         }
     }
 }

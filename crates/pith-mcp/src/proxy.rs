@@ -32,7 +32,7 @@ use std::time::Duration;
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
 };
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, Command};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until, timeout};
@@ -92,6 +92,120 @@ pub fn run(command: &OsStr, args: &[OsString], options: &Options) -> Result<u8, 
     // pool; it must not keep the process alive.
     runtime.shutdown_background();
     result
+}
+
+/// Proxies this process's stdin and stdout to the remote MCP server
+/// `remote` over streamable HTTP (see [`crate::http`]) until the client
+/// closes stdin or a signal arrives; returns the exit status pith should
+/// exit with: 0, 1 when requests were left unanswered, or 128 + the
+/// signal.
+pub fn run_remote(remote: &crate::Remote, options: &Options) -> Result<u8, Error> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let name = options.name.clone().unwrap_or_else(|| {
+        remote
+            .url
+            .parse::<hyper::Uri>()
+            .ok()
+            .and_then(|u| u.host().map(str::to_owned))
+            .unwrap_or_else(|| remote.url.clone())
+    });
+    let mut named = options.clone();
+    named.name = Some(name);
+    let state = Arc::new(State::new(
+        named.clone(),
+        named.open_ledger(OsStr::new(""), &[]),
+    ));
+    let result = runtime.block_on(remote_proxy(
+        remote,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        state,
+    ));
+    runtime.shutdown_background();
+    result
+}
+
+async fn remote_proxy<I, O>(
+    remote: &crate::Remote,
+    client_in: I,
+    client_out: O,
+    state: Arc<State>,
+) -> Result<u8, Error>
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let (to_link, link_in) = tokio::io::duplex(BUF);
+    let (mut link_out, from_link) = tokio::io::duplex(BUF);
+    let (lines, mut lines_rx) = unbounded_channel::<Vec<u8>>();
+    let link = crate::http::Link::new(remote, lines).map_err(|e| Error::Remote(e.0))?;
+    let more = state.options.rewrite.budget.is_some();
+    let tracker = Arc::new(Mutex::new(Tracker::new(more)));
+    let (out, out_rx) = unbounded_channel();
+    let writer = tokio::spawn(write_client(client_out, out_rx));
+    let upstream = tokio::spawn(pump_client(
+        client_in,
+        to_link,
+        tracker.clone(),
+        state.clone(),
+        out.clone(),
+    ));
+    let grace = state.options.shutdown_grace;
+    let mut link_task = tokio::spawn(link.run(link_in, grace));
+    // The link's lines become a byte stream for the same pump as a child's.
+    tokio::spawn(async move {
+        while let Some(line) = lines_rx.recv().await {
+            if link_out.write_all(&line).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut signals = Signals::new();
+    let mut signalled: Option<u8> = None;
+    {
+        let downstream = pump_server(from_link, out.clone(), tracker.clone(), state.clone());
+        tokio::pin!(downstream);
+        let mut link_done = false;
+        loop {
+            tokio::select! {
+                () = &mut downstream => break,
+                _ = &mut link_task, if !link_done => link_done = true,
+                sig = signals.recv() => {
+                    signalled.get_or_insert(signal_number(sig));
+                    // Stopping the client's pump ends the link: the
+                    // session is ended and the stream closes.
+                    upstream.abort();
+                }
+            }
+        }
+    }
+    upstream.abort();
+    let unanswered = lock(&tracker).drain();
+    for pending in &unanswered {
+        let _ = out.send(error_response(
+            &pending.raw_id,
+            "pith stopped before the remote MCP server answered",
+        ));
+    }
+    drop(out);
+    let _ = writer.await;
+    Ok(match signalled {
+        Some(sig) => 128u8.saturating_add(sig),
+        None => u8::from(!unanswered.is_empty()),
+    })
+}
+
+#[cfg(unix)]
+fn signal_number(sig: Received) -> u8 {
+    u8::try_from(sig.as_raw()).unwrap_or(1)
+}
+
+#[cfg(not(unix))]
+fn signal_number(_: Received) -> u8 {
+    1
 }
 
 /// Why the client→server pump stopped.
@@ -221,15 +335,16 @@ where
     let _ = w.flush().await;
 }
 
-async fn pump_client<I>(
+async fn pump_client<I, W>(
     client_in: I,
-    child_in: ChildStdin,
+    child_in: W,
     tracker: Arc<Mutex<Tracker>>,
     state: Arc<State>,
     out: UnboundedSender<Vec<u8>>,
 ) -> Upstream
 where
     I: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
 {
     let mut reader = BufReader::with_capacity(BUF, client_in);
     let mut writer = BufWriter::with_capacity(BUF, child_in);
@@ -284,8 +399,8 @@ fn answer_more(call: MoreCall, state: &Arc<State>, out: &UnboundedSender<Vec<u8>
 
 /// Forwards the server's lines until its stdout closes, or the client
 /// stops taking bytes; waits for the rewrites still running.
-async fn pump_server(
-    child_out: ChildStdout,
+async fn pump_server<R: AsyncRead + Unpin>(
+    child_out: R,
     out: UnboundedSender<Vec<u8>>,
     tracker: Arc<Mutex<Tracker>>,
     state: Arc<State>,
@@ -546,7 +661,7 @@ fn signal(_: &ExitStatus) -> Option<u8> {
 
 /// `{"jsonrpc":"2.0","id":…,"error":{"code":-32000,"message":…}}` and a
 /// newline, with the id exactly as the client wrote it.
-fn error_response(raw_id: &[u8], message: &str) -> Vec<u8> {
+pub(crate) fn error_response(raw_id: &[u8], message: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + raw_id.len() + message.len());
     out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     out.extend_from_slice(raw_id);

@@ -23,6 +23,10 @@ const MAX_BYTES: &str = "PITH_MCP_TEST_MAX_BYTES";
 /// A budget for the proxy (none unless set, so that the other tests see
 /// every result whole).
 const BUDGET: &str = "PITH_MCP_TEST_BUDGET";
+/// Speak to this URL instead of running the command after `--`.
+const URL: &str = "PITH_MCP_TEST_URL";
+/// A `--header` for the URL.
+const HEADER: &str = "PITH_MCP_TEST_HEADER";
 /// Longest wait for any one answer or exit.
 const BOUND: Duration = Duration::from_secs(60);
 
@@ -66,6 +70,14 @@ fn main() {
         ),
         Trial::test("sigint_and_sighup_reach_the_server_as_such", same_signal),
         Trial::test("batch_answers_are_rewritten", batches),
+        Trial::test("remote_session_headers_and_delete", remote_session),
+        Trial::test("remote_json_answers", remote_json),
+        Trial::test("remote_http_errors_answer_the_call", remote_status),
+        Trial::test("remote_stream_dropped_mid_answer", remote_drop),
+        Trial::test("remote_stream_resumed", remote_resumed),
+        Trial::test("remote_session_expiry_reopens", remote_expiry),
+        Trial::test("remote_legacy_http_sse", remote_legacy),
+        Trial::test("remote_unreachable", remote_unreachable),
     ];
     libtest_mimic::run(&args, trials).exit();
 }
@@ -84,6 +96,23 @@ fn proxy_role() -> i32 {
         options.rewrite.max_bytes = n;
     }
     options.rewrite.budget = env_number(BUDGET);
+    if let Ok(url) = std::env::var(URL) {
+        let headers: Vec<String> = std::env::var(HEADER).into_iter().collect();
+        let remote = match pith_mcp::Remote::new(&url, &headers) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("pith: {e}");
+                return 2;
+            }
+        };
+        return match pith_mcp::run_remote(&remote, &options) {
+            Ok(code) => i32::from(code),
+            Err(e) => {
+                eprintln!("pith: {e}");
+                1
+            }
+        };
+    }
     let Some((command, rest)) = args.split_first() else {
         eprintln!("proxy role: no server command");
         return 2;
@@ -759,6 +788,245 @@ fn batches() -> Result<(), libtest_mimic::Failed> {
     Ok(())
 }
 
+/// A fake HTTP MCP server (`tests/support/http-server.mjs`) and its port.
+struct HttpServer {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+    _dir: ScratchDir,
+}
+
+impl HttpServer {
+    fn start(name: &str, flags: &[&str]) -> HttpServer {
+        let (dir, log) = scratch(&format!("http-{name}"));
+        let mut child = Command::new(node())
+            .arg(support().join("http-server.mjs"))
+            .args(flags)
+            .arg("--log")
+            .arg(&log)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("starting the HTTP server");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().expect("the server's port");
+        HttpServer {
+            child,
+            port,
+            log,
+            _dir: dir,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// The requests it got: `METHOD path session version x-token`.
+    fn requests(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn remote(server: &HttpServer, path: &str, env: &[(&str, &str)]) -> Session {
+    let url = server.url(path);
+    let mut all = vec![(URL, url.as_str())];
+    all.extend_from_slice(env);
+    Session::start_with(&[], &all, false)
+}
+
+/// Session ids and the protocol version go with every request after
+/// initialize, headers read the environment, and the session ends with DELETE.
+fn remote_session() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("session", &[]);
+    let mut s = remote(
+        &server,
+        "/mcp",
+        &[
+            (HEADER, "X-Token: t-${PITH_FAULTS_SECRET}"),
+            ("PITH_FAULTS_SECRET", "42"),
+        ],
+    );
+    s.initialize();
+    s.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    s.send(&call(2, "rows", r#"{"n":30,"tag":"h"}"#));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(encodings(&v), ["toon"], "rewritten as over stdio");
+    assert_eq!(text_items(&v), vec![rows_value(30, "h")]);
+    s.finish();
+    let reqs = server.requests();
+    assert!(reqs[0].starts_with("POST /mcp - - t-42"), "{reqs:?}");
+    assert!(
+        reqs.iter().any(|r| r == "POST /mcp s-1 2025-06-18 t-42"),
+        "{reqs:?}"
+    );
+    assert!(
+        reqs.iter().any(|r| r.starts_with("GET /mcp s-1")),
+        "the GET stream: {reqs:?}"
+    );
+    assert_eq!(
+        reqs.last().unwrap(),
+        "DELETE /mcp s-1 2025-06-18 t-42",
+        "{reqs:?}"
+    );
+    Ok(())
+}
+
+fn remote_json() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("json", &["--json"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", r#"{"n":25,"tag":"j"}"#));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(text_items(&v), vec![rows_value(25, "j")]);
+    s.finish();
+    Ok(())
+}
+
+/// An HTTP error for a call answers that call with a JSON-RPC error; the
+/// session goes on.
+fn remote_status() -> Result<(), libtest_mimic::Failed> {
+    for status in ["500", "403"] {
+        let server = HttpServer::start(&format!("status-{status}"), &["--status", status]);
+        let mut s = remote(&server, "/mcp", &[]);
+        s.initialize();
+        s.send(&call(2, "rows", "{}"));
+        let v = parse_line(&s.recv().unwrap());
+        let msg = v
+            .get("error")
+            .and_then(|e| e.get("message"))
+            .and_then(Value::as_str)
+            .unwrap();
+        assert!(
+            msg.contains(&format!("HTTP {status}")) && msg.contains("injected failure"),
+            "{msg}"
+        );
+        s.send(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+        let v = parse_line(&s.recv().unwrap());
+        assert!(v.get("result").is_some());
+        s.finish();
+    }
+    Ok(())
+}
+
+/// The stream of an answer breaks before the answer: the call gets an
+/// error, what came before it is delivered.
+fn remote_drop() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("drop", &["--drop"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", "{}"));
+    let note = parse_line(&s.recv().unwrap());
+    assert_eq!(
+        note.get("method").and_then(Value::as_str),
+        Some("notifications/message")
+    );
+    let v = parse_line(&s.recv().unwrap());
+    let msg = v
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .unwrap();
+    assert!(msg.contains("closed the stream before answering"), "{msg}");
+    s.finish();
+    Ok(())
+}
+
+/// A broken stream whose events are numbered is resumed with Last-Event-ID.
+fn remote_resumed() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("resume", &["--drop", "--resumable"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", r#"{"n":20,"tag":"r"}"#));
+    let _note = s.recv().unwrap();
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(text_items(&v), vec![rows_value(20, "r")]);
+    s.finish();
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("GET /mcp s-1"))
+    );
+    Ok(())
+}
+
+/// The server forgets the session: pith opens it again with the client's
+/// initialize and sends the call again; the client sees one answer.
+fn remote_expiry() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("expire", &["--expire", "1"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    s.send(&call(2, "rows", r#"{"n":3,"tag":"e"}"#));
+    s.send(&call(3, "rows", r#"{"n":4,"tag":"e"}"#));
+    let mut ids: Vec<String> = (0..2)
+        .map(|_| json(parse_line(&s.recv().unwrap()).get("id").unwrap()))
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["2", "3"]);
+    s.finish();
+    let reqs = server.requests();
+    assert!(
+        reqs.iter().any(|r| r.starts_with("POST /mcp s-2")),
+        "a second session: {reqs:?}"
+    );
+    Ok(())
+}
+
+fn remote_legacy() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("legacy", &["--legacy"]);
+    let mut s = remote(&server, "/sse", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", r#"{"n":30,"tag":"l"}"#));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(encodings(&v), ["toon"]);
+    assert_eq!(text_items(&v), vec![rows_value(30, "l")]);
+    s.finish();
+    let reqs = server.requests();
+    assert!(
+        reqs.iter()
+            .any(|r| r.starts_with("POST /messages?sessionId=legacy-1")),
+        "{reqs:?}"
+    );
+    Ok(())
+}
+
+fn remote_unreachable() -> Result<(), libtest_mimic::Failed> {
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mut s = Session::start_with(&[], &[(URL, &url)], false);
+    s.send(&initialize(1));
+    let v = parse_line(&s.recv().unwrap());
+    let msg = v
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .unwrap();
+    assert!(msg.starts_with(&format!("cannot reach {url}")), "{msg}");
+    s.finish();
+    Ok(())
+}
+
 // ---------------------------------------------------------------- helpers
 
 /// A client talking to the proxy process.
@@ -771,12 +1039,18 @@ struct Session {
 
 impl Session {
     fn start(server_flags: &[&str], env: &[(&str, &str)]) -> Session {
+        Session::start_with(server_flags, env, true)
+    }
+
+    /// With `stdio`, the proxy runs the fake stdio server; else the
+    /// environment names its URL.
+    fn start_with(server_flags: &[&str], env: &[(&str, &str)], stdio: bool) -> Session {
         let mut command = Command::new(std::env::current_exe().unwrap());
+        command.env(ROLE, "proxy").arg("--");
+        if stdio {
+            command.arg(node()).arg(support().join("fake-server.mjs"));
+        }
         command
-            .env(ROLE, "proxy")
-            .arg("--")
-            .arg(node())
-            .arg(support().join("fake-server.mjs"))
             .args(server_flags)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
