@@ -126,8 +126,87 @@ fn python_server_typescript_client_default() {
 /// exactly.
 #[test]
 fn python_sdk_client_default_flags_save_in_both_kinds_of_client() {
+    python_client_savings("stdio", None);
+}
+
+/// The same calls through `pith mcp --url` to the Python SDK's
+/// streamable-HTTP server on 127.0.0.1: the same values, the same savings.
+#[test]
+fn python_sdk_client_through_url_saves_the_same() {
+    let server = PythonHttp::start();
+    python_client_savings("url", Some(&server.url()));
+}
+
+/// The official TypeScript client through `pith mcp --url` to the Python
+/// SDK's streamable-HTTP server: every call validates and goes as it does
+/// over stdio without pith.
+#[test]
+fn typescript_client_through_url() {
+    let dir = install();
+    let server = PythonHttp::start();
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-e2e-ts-url");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let direct = run(dir, &work.join("direct"), "python", None);
+    let command = vec![
+        env!("CARGO_BIN_EXE_pith").to_owned(),
+        "mcp".into(),
+        "--no-stats".into(),
+        "--url".into(),
+        server.url(),
+    ];
+    let proxied = run_client(dir, &work.join("proxied"), "python", command, Map::new());
+    same_outcomes(&direct.outcome, &proxied);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// py_server.py serving streamable HTTP on a free loopback port.
+struct PythonHttp {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl PythonHttp {
+    fn start() -> PythonHttp {
+        let py = python_venv().join("bin/python");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(py)
+            .arg(support_dir().join("py_server.py"))
+            .args(["http", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("starting the Python HTTP server");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < BOUND,
+                "the Python HTTP server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        PythonHttp { child, port }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+}
+
+impl Drop for PythonHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn python_client_savings(tag: &str, url: Option<&str>) {
     let venv = python_venv();
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-e2e-python-client");
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mcp-e2e-python-client-{tag}"));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
     let support = support_dir();
@@ -147,7 +226,14 @@ fn python_sdk_client_default_flags_save_in_both_kinds_of_client() {
                 .args(["mcp", "--stats-file"])
                 .arg(&ledger);
         }
-        command.args(&server);
+        match url {
+            Some(url) if via_pith => {
+                command.args(["--url", url]);
+            }
+            _ => {
+                command.args(&server);
+            }
+        }
         let status = wait_bounded(
             command.spawn().expect("starting the Python client"),
             "python client",
@@ -202,7 +288,7 @@ fn python_sdk_client_default_flags_save_in_both_kinds_of_client() {
     for (name, [sd, sp, td, tp]) in &totals {
         let saved = |a: usize, b: usize| 1.0 - b as f64 / a as f64;
         println!(
-            "{name}: structuredContent client {sd} → {sp} ({:.1}% fewer), text client {td} → {tp} ({:.1}% fewer)",
+            "{tag}: {name}: structuredContent client {sd} → {sp} ({:.1}% fewer), text client {td} → {tp} ({:.1}% fewer)",
             saved(*sd, *sp) * 100.0,
             saved(*td, *tp) * 100.0
         );
@@ -369,6 +455,16 @@ fn run(dir: &Path, work: &Path, name: &str, structured: Option<&str>) -> Run {
             c
         }
     };
+    Run {
+        prefix: work.to_owned(),
+        outcome: run_client(dir, work, name, command, env),
+    }
+}
+
+/// Runs the official TypeScript client's scenario `name` against `command`.
+fn run_client(dir: &Path, work: &Path, name: &str, command: Vec<String>, env: Map) -> Value {
+    std::fs::create_dir_all(work).unwrap();
+    let root = work.join("root");
     let mut config = Map::new();
     config.insert("scenario", Value::from(name));
     config.insert(
@@ -387,11 +483,7 @@ fn run(dir: &Path, work: &Path, name: &str, structured: Option<&str>) -> Run {
         .expect("starting the e2e client");
     let status = wait_bounded(child, name);
     assert!(status.success(), "the e2e client failed: {status}");
-    let outcome = pith::json::parse_bytes(&read(&work.join("client"), "json")).unwrap();
-    Run {
-        prefix: work.to_owned(),
-        outcome,
-    }
+    pith::json::parse_bytes(&read(&work.join("client"), "json")).unwrap()
 }
 
 /// Waits for `child`, at most [`BOUND`].
