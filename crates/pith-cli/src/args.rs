@@ -113,17 +113,69 @@ pub enum SchemaCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct McpArgs {
+    #[command(subcommand)]
+    pub action: Option<McpCommand>,
+    #[command(flatten)]
+    pub proxy: McpProxyArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Totals of the savings ledger per server and tool.
+    Stats(McpStatsArgs),
+    /// Wrap a client's configured MCP servers in `pith mcp`.
+    Install(McpInstallArgs),
+    /// Put back the servers `install` wrapped, byte for byte.
+    Uninstall(McpInstallArgs),
+    /// List a client's servers and whether each is wrapped.
+    Status(McpInstallArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct McpInstallArgs {
+    /// claude-code, claude-desktop, cursor, codex or vscode.
+    #[arg(long, value_name = "CLIENT")]
+    pub client: String,
+    /// The client's configuration file (default: where the client keeps it).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Only this server (repeatable; default every one).
+    #[arg(long = "server", value_name = "NAME")]
+    pub servers: Vec<String>,
+    /// The pith the wrapped servers run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    pub pith: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct McpStatsArgs {
+    /// Only results from then on: a date (2026-12-01), a UTC time
+    /// (2026-12-01T09:30:00Z) or a duration back from now (90m, 24h, 7d).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Write JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// The ledger to read (default: the one `pith mcp` writes).
+    #[arg(long, value_name = "PATH")]
+    pub stats_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct McpProxyArgs {
     /// Least token saving for which a result's text is rewritten.
     #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MIN_SAVING)]
     pub min_saving: usize,
-    /// Bound each rewritten result's text to N tokens, cutting collections
-    /// at row boundaries with omission receipts.
-    #[arg(long, value_name = "N")]
-    pub budget: Option<usize>,
-    /// keep: forward structuredContent untouched; drop-if-equivalent: remove it
-    /// (and outputSchema from tools/list) when a text holds exactly its value.
-    #[arg(long, value_enum, default_value_t = Structured::Keep)]
+    /// Bound each rewritten result's text to N tokens (at least 200), cutting
+    /// collections at row boundaries; `pith_more` returns the rest.
+    /// `unbounded` never cuts.
+    #[arg(long, value_name = "N|unbounded", default_value_t = pith_mcp::DEFAULT_BUDGET.to_string())]
+    pub budget: String,
+    /// drop-if-equivalent: remove structuredContent (and hold back outputSchema)
+    /// when the text holds exactly its value; keep: forward it untouched.
+    #[arg(long, value_enum, default_value_t = Structured::DropIfEquivalent)]
     pub structured: Structured,
     /// Rewrite only tools whose name matches (repeatable; `*`, `?`).
     #[arg(long, value_name = "GLOB")]
@@ -143,8 +195,31 @@ pub struct McpArgs {
     /// Texts longer than this many bytes pass untouched.
     #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
-    /// The server command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    /// Keep no savings ledger.
+    #[arg(long)]
+    pub no_stats: bool,
+    /// Append the savings ledger to this file instead of the default one.
+    #[arg(long, value_name = "PATH", conflicts_with = "no_stats")]
+    pub stats_file: Option<PathBuf>,
+    /// The server's name in the ledger (default: from its command).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// A remote server (MCP streamable HTTP, or the older HTTP+SSE) instead
+    /// of a command.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub url: Option<String>,
+    /// A header for every request to --url, `Name: value`; `${VAR}` in the
+    /// value is read from the environment (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
+    /// The server command and its arguments (after `--`, or directly after
+    /// pith's own options).
+    #[arg(
+        required_unless_present = "url",
+        value_name = "COMMAND",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
     pub command: Vec<std::ffi::OsString>,
 }
 

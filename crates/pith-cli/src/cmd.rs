@@ -1,8 +1,8 @@
 //! One function per subcommand: arguments in, library calls, bytes out.
 
 use crate::args::{
-    Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, McpArgs, OnOff,
-    SelectArg, Structured, TokensArgs,
+    Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, OnOff,
+    SelectArg, TokensArgs,
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
@@ -19,46 +19,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Tokens(a) => tokens(a),
         Command::Measure(a) => crate::measure::run(a),
         Command::Schema(c) => crate::schema::run(c),
-        Command::Mcp(a) => mcp(a),
-    }
-}
-
-fn mcp(a: McpArgs) -> Result<(), Failure> {
-    let tokenizer = a
-        .tokenizer
-        .parse()
-        .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))?;
-    let options = pith_mcp::Options {
-        rewrite: pith_mcp::RewriteOptions {
-            min_saving: a.min_saving,
-            budget: a.budget,
-            tokenizer,
-            max_bytes: a.max_bytes,
-        },
-        structured: match a.structured {
-            Structured::Keep => pith_mcp::Structured::Keep,
-            Structured::DropIfEquivalent => pith_mcp::Structured::DropIfEquivalent,
-        },
-        tools: pith_mcp::ToolFilter {
-            include: a.include,
-            exclude: a.exclude,
-            default_excludes: !a.no_default_excludes,
-        },
-        rewrite_errors: a.rewrite_errors,
-        ..pith_mcp::Options::default()
-    };
-    let Some((command, args)) = a.command.split_first() else {
-        return Err(Failure::Usage(
-            "pith mcp needs a server command after `--`".into(),
-        ));
-    };
-    match pith_mcp::run(command, args, &options) {
-        Ok(0) => Ok(()),
-        Ok(status) => Err(Failure::Exit(status)),
-        Err(e) => Err(Failure::Io {
-            name: "mcp".into(),
-            error: std::io::Error::other(e.to_string()),
-        }),
+        Command::Mcp(a) => crate::mcp::run(a),
     }
 }
 

@@ -10,6 +10,7 @@ mod budget;
 mod cmd;
 mod fail;
 mod io;
+mod mcp;
 mod measure;
 mod schema;
 

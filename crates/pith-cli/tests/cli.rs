@@ -291,3 +291,51 @@ fn encode_writes_the_library_bytes_for_every_dataset() {
         assert!(o.stdout == want.as_bytes(), "{}", f.display());
     }
 }
+
+/// MCP Inspector splits its own arguments at the first `--`, so pith gets
+/// the server command without one: `pith mcp SERVER ARGS...` must run it,
+/// with the server's own flags left to the server.
+#[test]
+fn mcp_runs_a_server_named_without_a_double_dash() {
+    let server = repo().join("crates/pith-mcp/tests/support/fake-server.mjs");
+    let server = server.to_str().unwrap();
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli","version":"1"}}}"#;
+    for args in [
+        vec!["mcp", "--no-stats", "node", server, "--exit-code", "0"],
+        vec![
+            "mcp",
+            "--no-stats",
+            "--",
+            "node",
+            server,
+            "--exit-code",
+            "0",
+        ],
+    ] {
+        let o = pith(&args, &format!("{init}\n"));
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains(r#""serverInfo":{"name":"fake""#),
+            "{}",
+            stdout(&o)
+        );
+    }
+    // The server's exit status is pith's, here through a server flag that
+    // pith must not take for its own.
+    let o = pith(
+        &["mcp", "--no-stats", "node", server, "--exit-code", "7"],
+        &format!("{init}\n"),
+    );
+    assert_eq!(o.status.code(), Some(7), "{}", stderr(&o));
+}
+
+#[test]
+fn mcp_refuses_a_budget_below_its_notice() {
+    let o = pith(&["mcp", "--budget", "50", "node", "x"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--budget 50 is below 200"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -27,6 +27,10 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+/// The notification pith sends when a tool's outputSchema is forwarded again.
+const LIST_CHANGED: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n";
+
 /// Longest a scenario may take.
 const BOUND: Duration = Duration::from_secs(180);
 
@@ -95,6 +99,262 @@ fn everything_drop_if_equivalent() {
     );
 }
 
+#[test]
+fn everything_default() {
+    let stats = scenario("everything", "default");
+    assert!(stats.tokens.contains_key("get-env"), "{stats:?}");
+    assert!(stats.structured_dropped >= 1, "{stats:?}");
+}
+
+/// The official Python SDK's server (every tool has an outputSchema and
+/// returns structuredContent) driven by the official TypeScript client,
+/// which validates structuredContent: default flags, no validation error,
+/// every value decodes back.
+#[test]
+fn python_server_typescript_client_default() {
+    let stats = scenario("python", "default");
+    assert!(stats.structured_dropped >= 4, "{stats:?}");
+    assert!(stats.joined >= 2, "list returns become one text: {stats:?}");
+    assert!(stats.schemas_removed >= 4, "{stats:?}");
+}
+
+/// The same server driven by the official Python client (which validates
+/// structuredContent against outputSchema too), directly and through
+/// `pith mcp` with default flags: a client that shows structuredContent
+/// when present, and one that shows the text, each see at least 30% fewer
+/// o200k tokens on the list-shaped results, and every value decodes back
+/// exactly.
+#[test]
+fn python_sdk_client_default_flags_save_in_both_kinds_of_client() {
+    python_client_savings("stdio", None);
+}
+
+/// The same calls through `pith mcp --url` to the Python SDK's
+/// streamable-HTTP server on 127.0.0.1: the same values, the same savings.
+#[test]
+fn python_sdk_client_through_url_saves_the_same() {
+    let server = PythonHttp::start();
+    python_client_savings("url", Some(&server.url()));
+}
+
+/// The official TypeScript client through `pith mcp --url` to the Python
+/// SDK's streamable-HTTP server: every call validates and goes as it does
+/// over stdio without pith.
+#[test]
+fn typescript_client_through_url() {
+    let dir = install();
+    let server = PythonHttp::start();
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-e2e-ts-url");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let direct = run(dir, &work.join("direct"), "python", None);
+    let command = vec![
+        env!("CARGO_BIN_EXE_pith").to_owned(),
+        "mcp".into(),
+        "--no-stats".into(),
+        "--url".into(),
+        server.url(),
+    ];
+    let proxied = run_client(dir, &work.join("proxied"), "python", command, Map::new());
+    same_outcomes(&direct.outcome, &proxied);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// py_server.py serving streamable HTTP on a free loopback port.
+struct PythonHttp {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl PythonHttp {
+    fn start() -> PythonHttp {
+        let py = python_venv().join("bin/python");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(py)
+            .arg(support_dir().join("py_server.py"))
+            .args(["http", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("starting the Python HTTP server");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < BOUND,
+                "the Python HTTP server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        PythonHttp { child, port }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+}
+
+impl Drop for PythonHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn python_client_savings(tag: &str, url: Option<&str>) {
+    let venv = python_venv();
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mcp-e2e-python-client-{tag}"));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let support = support_dir();
+    let py = path(&venv.join("bin/python"));
+    let server = vec![
+        py.clone(),
+        path(&support.join("py_server.py")),
+        "stdio".into(),
+    ];
+    let ledger = work.join("ledger.jsonl");
+    let run = |out: &Path, via_pith: bool| -> Value {
+        let mut command = Command::new(&py);
+        command.arg(support.join("py_client.py")).arg(out);
+        if via_pith {
+            command
+                .arg(env!("CARGO_BIN_EXE_pith"))
+                .args(["mcp", "--stats-file"])
+                .arg(&ledger);
+        }
+        match url {
+            Some(url) if via_pith => {
+                command.args(["--url", url]);
+            }
+            _ => {
+                command.args(&server);
+            }
+        }
+        let status = wait_bounded(
+            command.spawn().expect("starting the Python client"),
+            "python client",
+        );
+        assert!(status.success(), "the Python client failed: {status}");
+        pith::json::parse_bytes(&std::fs::read(out).unwrap()).unwrap()
+    };
+    let direct = run(&work.join("direct.json"), false);
+    let proxied = run(&work.join("proxied.json"), true);
+    let calls = |v: &Value| v.get("calls").and_then(Value::as_array).unwrap().clone();
+    let (d_calls, p_calls) = (calls(&direct), calls(&proxied));
+    assert_eq!(d_calls.len(), p_calls.len());
+    let o200k = Tokenizer::get(TokenizerKind::O200k);
+    let mut totals: BTreeMap<String, [usize; 4]> = BTreeMap::new();
+    for (d, p) in d_calls.iter().zip(&p_calls) {
+        let name = d.get("name").and_then(Value::as_str).unwrap().to_owned();
+        assert_eq!(d.get("ok"), Some(&Value::Bool(true)), "{d:?}");
+        assert_eq!(
+            p.get("ok"),
+            Some(&Value::Bool(true)),
+            "validates through pith: {p:?}"
+        );
+        let (d, p) = (d.get("result").unwrap(), p.get("result").unwrap());
+        // What each kind of client shows the model.
+        let structured_view = |r: &Value| match r.get("structuredContent") {
+            Some(s) => o200k.count(&pith::json::to_string(s)),
+            None => text_view(r),
+        };
+        let text_view = |r: &Value| text_view(r);
+        let t = totals.entry(name.clone()).or_default();
+        t[0] += structured_view(d);
+        t[1] += structured_view(p);
+        t[2] += text_view(d);
+        t[3] += text_view(p);
+        // Every value decodes back: the value the text-reading client now
+        // reads is the server's structuredContent.
+        let original = d
+            .get("structuredContent")
+            .expect("typed returns carry structuredContent");
+        match p.get("structuredContent") {
+            Some(kept) => assert_eq!(kept, original),
+            None => {
+                let texts = decoded_texts(p);
+                let want = dropped_value(p.get("_meta"), original);
+                assert!(
+                    texts.iter().any(|v| pith::equiv::equivalent(&want, v)),
+                    "{name}: a text holds the dropped structuredContent"
+                );
+            }
+        }
+    }
+    for (name, [sd, sp, td, tp]) in &totals {
+        let saved = |a: usize, b: usize| 1.0 - b as f64 / a as f64;
+        println!(
+            "{tag}: {name}: structuredContent client {sd} → {sp} ({:.1}% fewer), text client {td} → {tp} ({:.1}% fewer)",
+            saved(*sd, *sp) * 100.0,
+            saved(*td, *tp) * 100.0
+        );
+        if name == "list_issues" || name == "search_issues" {
+            assert!(
+                saved(*sd, *sp) >= 0.30,
+                "{name}: structuredContent client {sd} → {sp}"
+            );
+            assert!(saved(*td, *tp) >= 0.30, "{name}: text client {td} → {tp}");
+        }
+    }
+    let lines = std::fs::read_to_string(&ledger).unwrap();
+    assert_eq!(
+        lines.lines().count(),
+        d_calls.len(),
+        "one ledger line per result"
+    );
+    assert!(!lines.contains("parser"), "no content in the ledger");
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// What a text item of a result marked by pith holds of its dropped
+/// `structuredContent`: the value, or the value of its one named member.
+fn dropped_value(meta: Option<&Value>, structured: &Value) -> Value {
+    let meta = meta.expect("a dropped structuredContent is marked");
+    assert_eq!(meta.get(STRUCTURED_META_KEY), Some(&Value::from("dropped")));
+    match meta
+        .get(pith_mcp::STRUCTURED_KEY_META_KEY)
+        .and_then(Value::as_str)
+    {
+        Some(key) => {
+            assert_eq!(structured.as_object().map(|m| m.len()), Some(1));
+            structured.get(key).expect("the named member").clone()
+        }
+        None => structured.clone(),
+    }
+}
+
+/// Tokens of a result's text items.
+fn text_view(r: &Value) -> usize {
+    let o200k = Tokenizer::get(TokenizerKind::O200k);
+    r.get("content")
+        .and_then(Value::as_array)
+        .unwrap()
+        .iter()
+        .filter_map(|i| i.get("text").and_then(Value::as_str))
+        .map(|t| o200k.count(t))
+        .sum()
+}
+
+/// The values of a result's text items (decoded when pith marked them).
+fn decoded_texts(r: &Value) -> Vec<Value> {
+    r.get("content")
+        .and_then(Value::as_array)
+        .unwrap()
+        .iter()
+        .filter_map(|i| {
+            let text = i.get("text").and_then(Value::as_str)?;
+            match i.get("_meta").and_then(|m| m.get(ENCODING_META_KEY)) {
+                Some(_) => pith::select::decode(text.as_bytes(), &Default::default()).ok(),
+                None => pith::json::parse(text).ok(),
+            }
+        })
+        .collect()
+}
+
 /// What the comparison of one proxied run found.
 #[derive(Debug, Default)]
 struct Stats {
@@ -102,6 +362,8 @@ struct Stats {
     rewritten: usize,
     structured_dropped: usize,
     schemas_removed: usize,
+    /// Results whose text items became one text.
+    joined: usize,
     /// Per rewritten tool: text tokens before and after.
     tokens: BTreeMap<String, (usize, usize)>,
 }
@@ -167,6 +429,13 @@ fn run(dir: &Path, work: &Path, name: &str, structured: Option<&str>) -> Run {
             server.push(path(&modules.join("server-everything/dist/index.js")));
             server.push("stdio".into());
         }
+        "python" => {
+            // record.mjs runs the Python server in place of node.
+            server.pop();
+            server.push(path(&python_venv().join("bin/python")));
+            server.push(path(&support_dir().join("py_server.py")));
+            server.push("stdio".into());
+        }
         other => panic!("no scenario {other}"),
     }
     let command: Vec<String> = match structured {
@@ -175,14 +444,27 @@ fn run(dir: &Path, work: &Path, name: &str, structured: Option<&str>) -> Run {
             let mut c = vec![
                 env!("CARGO_BIN_EXE_pith").to_owned(),
                 "mcp".into(),
-                "--structured".into(),
-                mode.into(),
-                "--".into(),
+                "--stats-file".into(),
+                path(&work.join("ledger.jsonl")),
             ];
+            if mode != "default" {
+                c.extend(["--structured".into(), mode.into()]);
+            }
+            c.push("--".into());
             c.extend(server);
             c
         }
     };
+    Run {
+        prefix: work.to_owned(),
+        outcome: run_client(dir, work, name, command, env),
+    }
+}
+
+/// Runs the official TypeScript client's scenario `name` against `command`.
+fn run_client(dir: &Path, work: &Path, name: &str, command: Vec<String>, env: Map) -> Value {
+    std::fs::create_dir_all(work).unwrap();
+    let root = work.join("root");
     let mut config = Map::new();
     config.insert("scenario", Value::from(name));
     config.insert(
@@ -193,37 +475,45 @@ fn run(dir: &Path, work: &Path, name: &str, structured: Option<&str>) -> Run {
     config.insert("log", Value::from(path(&work.join("client"))));
     config.insert("root", Value::from(path(&root)));
 
-    let mut child = Command::new(node())
+    let child = Command::new(node())
         .arg(dir.join("e2e-client.mjs"))
         .arg(pith::json::to_string(&Value::Object(config)))
         .current_dir(dir)
         .spawn()
         .expect("starting the e2e client");
+    let status = wait_bounded(child, name);
+    assert!(status.success(), "the e2e client failed: {status}");
+    pith::json::parse_bytes(&read(&work.join("client"), "json")).unwrap()
+}
+
+/// Waits for `child`, at most [`BOUND`].
+fn wait_bounded(mut child: std::process::Child, what: &str) -> std::process::ExitStatus {
     let started = Instant::now();
-    let status = loop {
+    loop {
         if let Some(status) = child.try_wait().unwrap() {
-            break status;
+            return status;
         }
         if started.elapsed() > BOUND {
             let _ = child.kill();
-            panic!("the {name} scenario did not finish within {BOUND:?}");
+            panic!("{what} did not finish within {BOUND:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "the e2e client failed: {status}");
-    let outcome = pith::json::parse_bytes(&read(&work.join("client"), "json")).unwrap();
-    Run {
-        prefix: work.to_owned(),
-        outcome,
     }
 }
 
 /// Every call and request went as it did without pith, and all succeeded.
 fn same_outcomes(direct: &Value, proxied: &Value) {
+    // With the default budget, pith lists `pith_more` last.
+    let mut tools = direct
+        .get("tools")
+        .and_then(Value::as_array)
+        .unwrap()
+        .clone();
+    tools.push(Value::from(pith_mcp::MORE_TOOL));
     assert_eq!(
-        direct.get("tools"),
+        Some(&Value::Array(tools)),
         proxied.get("tools"),
-        "the same tools are listed"
+        "the same tools are listed, and pith_more"
     );
     for list in ["calls", "requests"] {
         let a = direct.get(list).and_then(Value::as_array).unwrap();
@@ -257,9 +547,22 @@ fn compare(
     structured: &str,
 ) -> Stats {
     let sent: Vec<&[u8]> = server_out.split_inclusive(|&b| b == b'\n').collect();
-    let got: Vec<&[u8]> = client_out.split_inclusive(|&b| b == b'\n').collect();
+    let mut got: Vec<&[u8]> = client_out.split_inclusive(|&b| b == b'\n').collect();
+    // pith's own notifications (a tool keeps its outputSchema from now on)
+    // come right after the result that decided it.
+    let mut i = 0;
+    let mut notified = 0;
+    while i < got.len() {
+        let own = got[i] == LIST_CHANGED && sent.get(i - notified) != Some(&LIST_CHANGED);
+        if own {
+            got.remove(i);
+            notified += 1;
+        } else {
+            i += 1;
+        }
+    }
     assert_eq!(sent.len(), got.len(), "one line out for every line in");
-    let drop_mode = structured == "drop-if-equivalent";
+    let drop_mode = structured != "keep";
     let mut stats = Stats::default();
     for (o, r) in sent.iter().zip(&got) {
         if o == r {
@@ -273,13 +576,23 @@ fn compare(
         let o_result = result_mut(&mut original);
         let r_result = result_mut(&mut rewritten);
         if o_result.contains_key("tools") {
-            assert!(
-                drop_mode,
-                "tools/list is only changed by drop-if-equivalent"
+            let Some(Value::Array(r_tools)) = r_result.get_mut("tools") else {
+                panic!("tools")
+            };
+            let more = r_tools.pop().unwrap();
+            assert_eq!(
+                more.get("name").and_then(Value::as_str),
+                Some(pith_mcp::MORE_TOOL)
             );
             stats.schemas_removed += restore_schemas(o_result, r_result);
+            assert!(
+                drop_mode || stats.schemas_removed == 0,
+                "keep keeps outputSchema"
+            );
         } else {
             let tool = tool.expect("only tools/call results are rewritten");
+            let joined = restore_joined(o_result, r_result);
+            stats.joined += joined;
             let (before, after, n) = restore_texts(o_result, r_result);
             if n > 0 {
                 let entry = stats.tokens.entry(tool).or_default();
@@ -290,8 +603,11 @@ fn compare(
             if o_result.contains_key("structuredContent")
                 && !r_result.contains_key("structuredContent")
             {
-                assert!(drop_mode, "structuredContent is kept by default");
-                restore_structured(o_result, r_result);
+                assert!(
+                    drop_mode,
+                    "structuredContent is kept with --structured keep"
+                );
+                restore_structured(o_result, r_result, joined > 0);
                 stats.structured_dropped += 1;
             }
         }
@@ -348,28 +664,62 @@ fn restore_texts(original: &Map, rewritten: &mut Map) -> (usize, usize, usize) {
     (before, after, n)
 }
 
-/// Checks a dropped `structuredContent` was held exactly by a text item,
-/// then removes it from the original and the marker from the rewrite.
-fn restore_structured(original: &mut Map, rewritten: &mut Map) {
+/// Where pith made the server's text items of a list (one per element)
+/// into one text of the structured value, checks that text decodes to the
+/// original structuredContent and each original item is its element; then
+/// puts the original items back. Returns 1 if it did.
+fn restore_joined(original: &Map, rewritten: &mut Map) -> usize {
+    let Some(Value::Array(r_items)) = rewritten.get_mut("content") else {
+        return 0;
+    };
+    let joined = r_items
+        .first()
+        .and_then(|i| i.get("_meta"))
+        .and_then(|m| m.get(pith_mcp::JOINED_META_KEY));
+    let Some(n) = joined.map(pith::json::to_string) else {
+        return 0;
+    };
+    let o_items = original.get("content").and_then(Value::as_array).unwrap();
+    assert_eq!(r_items.len(), 1);
+    assert_eq!(n, o_items.len().to_string());
+    let text = r_items[0].get("text").and_then(Value::as_str).unwrap();
+    let decoded = pith::select::decode(text.as_bytes(), &Default::default()).unwrap();
+    let structured = original
+        .get("structuredContent")
+        .expect("joined from structuredContent");
+    assert!(
+        pith::equiv::equivalent(structured, &decoded),
+        "the joined text is the structured value"
+    );
+    let list = structured.get("result").and_then(Value::as_array).unwrap();
+    for (item, want) in o_items.iter().zip(list) {
+        let t = item.get("text").and_then(Value::as_str).unwrap();
+        assert_eq!(&pith::json::parse(t).unwrap(), want, "item i is element i");
+    }
+    *r_items = o_items.clone();
+    1
+}
+
+/// Checks a dropped `structuredContent` was held exactly by a text item
+/// (or, marked `result`, that its `result` member was), then removes it
+/// from the original and the marker from the rewrite.
+fn restore_structured(original: &mut Map, rewritten: &mut Map, joined: bool) {
     let structured = original.remove("structuredContent").unwrap();
+    let want = dropped_value(rewritten.get("_meta"), &structured);
     let items = original.get("content").and_then(Value::as_array).unwrap();
     assert!(
-        items.iter().any(|i| {
-            i.get("text")
-                .and_then(Value::as_str)
-                .and_then(|t| pith::json::parse(t).ok())
-                .as_ref()
-                == Some(&structured)
-        }),
+        joined
+            || items.iter().any(|i| {
+                i.get("text").and_then(Value::as_str).is_some_and(|t| {
+                    pith::json::parse(t).ok().as_ref() == Some(&want) || want.as_str() == Some(t)
+                })
+            }),
         "dropped structuredContent equals a text item's value"
     );
-    assert_eq!(
-        rewritten
-            .get("_meta")
-            .and_then(|m| m.get(STRUCTURED_META_KEY)),
-        Some(&Value::from("dropped"))
-    );
     let had_meta = original.get("_meta").is_some();
+    if let Some(Value::Object(m)) = rewritten.get_mut("_meta") {
+        m.remove(pith_mcp::STRUCTURED_KEY_META_KEY);
+    }
     strip_meta(rewritten, STRUCTURED_META_KEY, had_meta);
 }
 
@@ -455,6 +805,43 @@ fn fixture(root: &Path) {
     std::fs::write(root.join("sub/a.json"), "{\"a\": 1}\n").unwrap();
     std::fs::write(root.join("sub/deeper/b.txt"), "hi\n").unwrap();
     std::fs::write(root.join("pixel.png"), b"\x89PNG\r\n\x1a\n").unwrap();
+}
+
+fn support_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../pith-mcp/tests/support")
+}
+
+/// A scratch virtual environment under `target/` with the pinned official
+/// Python SDK (`tests/support/requirements.txt`), made with the Python on
+/// the PATH; python3 with venv and pip is required.
+fn python_venv() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-e2e-venv");
+        let wanted = std::fs::read(support_dir().join("requirements.txt")).unwrap();
+        let stamp = dir.join(".pith-requirements.txt");
+        if std::fs::read(&stamp).ok().as_ref() != Some(&wanted) {
+            let _ = std::fs::remove_dir_all(&dir);
+            let status = Command::new("python3")
+                .args(["-m", "venv"])
+                .arg(&dir)
+                .status()
+                .unwrap_or_else(|e| panic!("python3 is required for the MCP e2e tests: {e}"));
+            assert!(status.success(), "python3 -m venv failed: {status}");
+            let status = Command::new(dir.join("bin/pip"))
+                .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
+                .arg(support_dir().join("requirements.txt"))
+                .status()
+                .unwrap();
+            assert!(
+                status.success(),
+                "pip install failed in {}: {status}",
+                dir.display()
+            );
+            std::fs::write(&stamp, &wanted).unwrap();
+        }
+        dir
+    })
 }
 
 /// The scratch folder with the pinned packages and the support scripts.

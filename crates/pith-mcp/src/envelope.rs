@@ -1,15 +1,24 @@
-//! The envelope of a JSON-RPC message, read without building its value.
+//! The envelope of a JSON-RPC message, read without building its value,
+//! and the byte spans of the members a rewrite edits.
 //!
-//! Routing needs four facts per message: its `id`, its `method`, and whether
-//! it carries `result` or `error`. [`scan`] finds them in one pass over the
+//! Routing needs four facts per message: its `id`, its `method`, and where
+//! its `result` is, if it has one. [`scan`] finds them in one pass over the
 //! bytes, skipping everything else (a 50 MB `result` is stepped over, not
 //! parsed), and allocates nothing for a single message. It checks structure
 //! only as far as routing needs: a line it cannot read is [`Frame::Opaque`]
 //! and is forwarded untouched like everything else the proxy does not
 //! rewrite. Nesting is followed with a counter, never recursion.
+//!
+//! A rewrite edits a few members of a message and must leave every other
+//! byte as the server wrote it (`1.0` stays `1.0`, `\u00e9` stays escaped,
+//! keys keep their order and spacing). [`members`] and [`elements`] give the
+//! spans of an object's members and an array's elements, so an edit can be
+//! spliced into the original line ([`Splice`]).
+
+use std::ops::Range;
 
 /// One message's routing facts; raw JSON text, borrowed from the line.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Envelope<'a> {
     /// The whole message object.
     pub span: &'a [u8],
@@ -17,8 +26,8 @@ pub(crate) struct Envelope<'a> {
     pub id: Option<&'a [u8]>,
     /// The `method` member's value, a string token with its quotes.
     pub method: Option<&'a [u8]>,
-    /// Whether a `result` member is present.
-    pub has_result: bool,
+    /// Where the `result` member's value is, in the scanned line.
+    pub result: Option<Range<usize>>,
 }
 
 /// What a line holds, as far as routing is concerned.
@@ -58,6 +67,151 @@ pub(crate) fn string_value(token: &[u8]) -> Option<String> {
     match pith::json::parse_bytes(token) {
         Ok(pith::Value::String(s)) => Some(s),
         _ => None,
+    }
+}
+
+/// One member of an object, as byte ranges of the buffer it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Span {
+    /// The key token, quotes included.
+    pub key: Range<usize>,
+    /// The value.
+    pub value: Range<usize>,
+}
+
+/// The members of the object whose `{` is at `at` in `b`, in order, and the
+/// position just past its `}`; `None` if it is not a well-formed object.
+pub(crate) fn members(b: &[u8], at: usize) -> Option<(Vec<Span>, usize)> {
+    let mut c = Cursor { b, i: at };
+    c.eat(b'{')?;
+    let mut out = Vec::new();
+    c.ws();
+    if c.eat(b'}').is_some() {
+        return Some((out, c.i));
+    }
+    loop {
+        c.ws();
+        let key = c.i;
+        c.string()?;
+        let key = key..c.i;
+        c.ws();
+        c.eat(b':')?;
+        c.ws();
+        let value = c.i;
+        c.value()?;
+        out.push(Span {
+            key,
+            value: value..c.i,
+        });
+        c.ws();
+        match c.peek()? {
+            b',' => c.i += 1,
+            b'}' => return Some((out, c.i + 1)),
+            _ => return None,
+        }
+    }
+}
+
+/// The elements of the array whose `[` is at `at` in `b`, in order, and the
+/// position just past its `]`.
+pub(crate) fn elements(b: &[u8], at: usize) -> Option<(Vec<Range<usize>>, usize)> {
+    let mut c = Cursor { b, i: at };
+    c.eat(b'[')?;
+    let mut out = Vec::new();
+    c.ws();
+    if c.eat(b']').is_some() {
+        return Some((out, c.i));
+    }
+    loop {
+        c.ws();
+        let start = c.i;
+        c.value()?;
+        out.push(start..c.i);
+        c.ws();
+        match c.peek()? {
+            b',' => c.i += 1,
+            b']' => return Some((out, c.i + 1)),
+            _ => return None,
+        }
+    }
+}
+
+/// The member of `spans` whose key is `name` (escapes read), if any.
+pub(crate) fn find<'s>(b: &[u8], spans: &'s [Span], name: &str) -> Option<&'s Span> {
+    spans.iter().find(|s| key_is(&b[s.key.clone()], name))
+}
+
+/// Whether the key token `key` (quotes included) spells `name`.
+pub(crate) fn key_is(key: &[u8], name: &str) -> bool {
+    match key.strip_prefix(b"\"").and_then(|k| k.strip_suffix(b"\"")) {
+        Some(inner) if !inner.contains(&b'\\') => inner == name.as_bytes(),
+        _ => string_value(key).as_deref() == Some(name),
+    }
+}
+
+/// Edits of one buffer, applied in a single pass: each replaces a range of
+/// the original bytes (an empty range inserts). Ranges must not overlap;
+/// everything outside them is copied as it was.
+#[derive(Debug, Default)]
+pub(crate) struct Splice {
+    edits: Vec<(Range<usize>, Vec<u8>)>,
+}
+
+impl Splice {
+    /// Replaces `range` with `bytes`.
+    pub fn replace(&mut self, range: Range<usize>, bytes: Vec<u8>) {
+        self.edits.push((range, bytes));
+    }
+
+    /// Inserts `bytes` at `at`.
+    pub fn insert(&mut self, at: usize, bytes: Vec<u8>) {
+        self.edits.push((at..at, bytes));
+    }
+
+    /// Removes member `i` of an object's `spans`, with the comma that
+    /// separates it from a neighbour.
+    pub fn remove_member(&mut self, spans: &[Span], i: usize) {
+        let range = match (i.checked_sub(1), spans.get(i + 1)) {
+            (_, Some(next)) => spans[i].key.start..next.key.start,
+            (Some(prev), None) => spans[prev].value.end..spans[i].value.end,
+            (None, None) => spans[i].key.start..spans[i].value.end,
+        };
+        self.edits.push((range, Vec::new()));
+    }
+
+    /// Adds a member (`"key":value`, already written) to the object whose
+    /// members are `spans` and whose closing `}` is at `close`.
+    pub fn add_member(&mut self, spans: &[Span], close: usize, member: &[u8]) {
+        match spans.last() {
+            Some(last) => {
+                let mut bytes = Vec::with_capacity(member.len() + 1);
+                bytes.push(b',');
+                bytes.extend_from_slice(member);
+                self.insert(last.value.end, bytes);
+            }
+            None => self.insert(close, member.to_vec()),
+        }
+    }
+
+    /// Whether no edit was made.
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// The buffer with every edit applied.
+    pub fn apply(mut self, b: &[u8]) -> Vec<u8> {
+        // Inserts at one place keep the order they were made in.
+        self.edits.sort_by_key(|(r, _)| (r.start, r.end));
+        let grow: usize = self.edits.iter().map(|(_, v)| v.len()).sum();
+        let mut out = Vec::with_capacity(b.len() + grow);
+        let mut at = 0;
+        for (range, bytes) in self.edits {
+            out.extend_from_slice(&b[at..range.start.max(at)]);
+            out.extend_from_slice(&bytes);
+            at = at.max(range.end);
+        }
+        out.extend_from_slice(&b[at..]);
+        out
     }
 }
 
@@ -128,7 +282,7 @@ impl<'a> Cursor<'a> {
                 match member(key) {
                     Member::Id => env.id = Some(value),
                     Member::Method => env.method = Some(value),
-                    Member::Result => env.has_result = true,
+                    Member::Result => env.result = Some(value_start..self.i),
                     Member::Other => {}
                 }
                 self.ws();
@@ -242,14 +396,14 @@ mod tests {
         let e = single(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"}}"#);
         assert_eq!(e.id, Some(&b"7"[..]));
         assert_eq!(e.method, Some(&b"\"tools/call\""[..]));
-        assert!(!e.has_result);
+        assert_eq!(e.result, None);
 
         let e = single(
             "{\"jsonrpc\":\"2.0\",\"id\":\"a\\\"b\",\"result\":{\"content\":[{\"text\":\"}]\\\"{\"}]}}\r\n",
         );
         assert_eq!(e.id, Some(&b"\"a\\\"b\""[..]));
         assert_eq!(e.method, None);
-        assert!(e.has_result);
+        assert!(e.result.is_some());
 
         let e = single(
             r#" { "method" : "notifications/progress" , "params" : { "progress" : 1e3 } } "#,
@@ -262,7 +416,7 @@ mod tests {
     fn escaped_member_names_are_recognised() {
         let e = single(r#"{"\u0069d":3,"resul\u0074":null}"#);
         assert_eq!(e.id, Some(&b"3"[..]));
-        assert!(e.has_result);
+        assert!(e.result.is_some());
     }
 
     #[test]

@@ -30,17 +30,28 @@
 //! stdin, the child's stdin is closed; a child that does not exit within
 //! [`Options::shutdown_grace`] gets SIGTERM, then SIGKILL.
 
+mod call;
 mod envelope;
+mod http;
+pub mod install;
+pub mod ledger;
+mod more;
 mod policy;
 mod proxy;
 mod rewrite;
+mod state;
+mod tools;
 mod track;
 
-pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter};
-pub use proxy::{SERVER_GONE_CODE, run};
+pub use call::JOINED_META_KEY;
+pub use http::{Remote, RemoteError};
+pub use more::{MORE_MAX_AGE, MORE_MAX_BYTES, MORE_TOOL};
+pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter, server_name};
+pub use proxy::{SERVER_GONE_CODE, run, run_remote};
 pub use rewrite::{
-    BUDGET_META_KEY, Cut, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY, Encoding,
-    RewriteOptions, Rewritten, STRUCTURED_META_KEY, rewrite_text,
+    BUDGET_META_KEY, Cut, DEFAULT_BUDGET, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY,
+    Encoding, MIN_BUDGET, MORE_HINT, RewriteOptions, Rewritten, STRUCTURED_KEY_META_KEY,
+    STRUCTURED_META_KEY, rewrite_text,
 };
 
 use std::fmt;
@@ -60,6 +71,8 @@ pub enum Error {
     Pipes,
     /// The async runtime could not be built.
     Runtime(std::io::Error),
+    /// The remote server cannot be used (`--url`).
+    Remote(String),
 }
 
 impl fmt::Display for Error {
@@ -70,6 +83,7 @@ impl fmt::Display for Error {
             }
             Error::Pipes => f.write_str("cannot connect to the MCP server's stdin and stdout"),
             Error::Runtime(e) => write!(f, "cannot start the I/O runtime: {e}"),
+            Error::Remote(e) => f.write_str(e),
         }
     }
 }
@@ -78,7 +92,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Spawn { source, .. } | Error::Runtime(source) => Some(source),
-            Error::Pipes => None,
+            Error::Pipes | Error::Remote(_) => None,
         }
     }
 }

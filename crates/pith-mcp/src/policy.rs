@@ -1,7 +1,10 @@
 //! What the proxy may rewrite: options, the `structuredContent` policy and
 //! the tool-name filter.
 
+use crate::ledger::Ledger;
 use crate::rewrite::RewriteOptions;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Tools left alone unless `default_excludes` is turned off: names that look
@@ -40,18 +43,81 @@ pub struct Options {
     /// before SIGTERM, and again before SIGKILL (default 2 s each, the
     /// official SDK's figures).
     pub shutdown_grace: Duration,
+    /// The savings ledger to append to (see [`crate::ledger`]); `None`
+    /// (the default of the library; `pith mcp` names
+    /// [`crate::ledger::default_path`] unless `--no-stats`) keeps none.
+    pub stats: Option<PathBuf>,
+    /// The server's name in the ledger (default: from its command or URL).
+    pub name: Option<String>,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             rewrite: RewriteOptions::default(),
-            structured: Structured::Keep,
+            structured: Structured::DropIfEquivalent,
             tools: ToolFilter::default(),
             rewrite_errors: false,
             shutdown_grace: Duration::from_secs(2),
+            stats: None,
+            name: None,
         }
     }
+}
+
+impl Options {
+    /// The ledger, if one is asked for and can be opened (if not, a
+    /// warning on stderr, and the proxy runs without one).
+    pub(crate) fn open_ledger(&self, command: &OsStr, args: &[OsString]) -> Option<Ledger> {
+        let path = self.stats.as_ref()?;
+        let name = self
+            .name
+            .clone()
+            .unwrap_or_else(|| server_name(command, args));
+        match Ledger::open(path, &name) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                eprintln!("pith: cannot open the ledger {}: {e}", path.display());
+                None
+            }
+        }
+    }
+}
+
+/// A short name for a server started as `command args…`: the program's
+/// file name, or for a launcher (`npx`, `node`, `uvx`, `python`, …) that of
+/// the package or script it runs, without a scope or version.
+pub fn server_name(command: &OsStr, args: &[OsString]) -> String {
+    const LAUNCHERS: &[&str] = &[
+        "node", "npx", "bunx", "bun", "deno", "uvx", "uv", "pipx", "python", "python3", "pnpm",
+        "yarn", "docker", "podman",
+    ];
+    let stem = |s: &OsStr| {
+        let name = Path::new(s)
+            .file_name()
+            .unwrap_or(s)
+            .to_string_lossy()
+            .into_owned();
+        let name = name.rsplit('/').next().unwrap_or(&name).to_owned();
+        let name = match name.rfind('@') {
+            Some(i) if i > 0 => name[..i].to_owned(),
+            _ => name,
+        };
+        match name.rsplit_once('.') {
+            Some((base, "js" | "mjs" | "cjs" | "py" | "ts" | "exe")) => base.to_owned(),
+            _ => name,
+        }
+    };
+    let program = stem(command);
+    if !LAUNCHERS.contains(&program.as_str()) {
+        return program;
+    }
+    args.iter()
+        .find(|a| {
+            let a = a.to_string_lossy();
+            !a.starts_with('-') && !matches!(a.as_ref(), "run" | "exec" | "x" | "dlx" | "tool")
+        })
+        .map_or(program, |a| stem(a))
 }
 
 /// The `structuredContent` policy (`--structured`).
@@ -63,15 +129,19 @@ impl Default for Options {
 /// re-encoded text too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Structured {
-    /// Forward `structuredContent` and `outputSchema` untouched (default).
-    #[default]
+    /// Forward `structuredContent` and `outputSchema` untouched.
     Keep,
-    /// Remove `structuredContent` from a result when one of its text items
-    /// holds exactly the same JSON value, so nothing is lost. The official
-    /// TypeScript client refuses a result without `structuredContent` from
-    /// a tool that lists an `outputSchema`, and `tools/list` is answered
-    /// before any result is seen, so in this mode `outputSchema` is removed
-    /// from `tools/list` for every tool the filter lets through.
+    /// Remove `structuredContent` from a result when its text items hold
+    /// exactly the same JSON value, so nothing is lost (the default). The
+    /// official TypeScript and Python clients refuse a result without
+    /// `structuredContent` from a tool that lists an `outputSchema`, and
+    /// `tools/list` is answered before any result is seen, so in this mode
+    /// `outputSchema` is held back from `tools/list` for every tool the
+    /// filter lets through, until a result of the tool shows a
+    /// `structuredContent` that its text does not hold: from then on that
+    /// tool's results keep it, its schema is forwarded, and the client is
+    /// sent `notifications/tools/list_changed` to list the tools again.
+    #[default]
     DropIfEquivalent,
 }
 
@@ -191,6 +261,29 @@ mod tests {
         ] {
             assert!(f.allows(name), "{name} should be rewritten by default");
         }
+    }
+
+    #[test]
+    fn server_names() {
+        let name = |c: &str, a: &[&str]| {
+            let args: Vec<OsString> = a.iter().map(OsString::from).collect();
+            server_name(OsStr::new(c), &args)
+        };
+        assert_eq!(name("/usr/bin/mcp-server-git", &[]), "mcp-server-git");
+        assert_eq!(
+            name(
+                "npx",
+                &["-y", "@modelcontextprotocol/server-memory@2026.8.31"]
+            ),
+            "server-memory"
+        );
+        assert_eq!(name("node", &["/x/dist/index.js"]), "index");
+        assert_eq!(
+            name("uvx", &["mcp-server-time", "--local-timezone", "UTC"]),
+            "mcp-server-time"
+        );
+        assert_eq!(name("python3", &["-m", "server.py"]), "server");
+        assert_eq!(name("npx", &[]), "npx");
     }
 
     #[test]

@@ -1,21 +1,30 @@
-//! The stdio plumbing: two pumps, the child's life, and the exit status.
+//! The stdio plumbing: two pumps, one writer, the child's life, and the
+//! exit status.
 //!
 //! ```text
-//!  client stdin ──pump_client──▶ child stdin     (records requests; bytes as read)
-//!  client stdout ◀─pump_server── child stdout    (rewrites tools/call results)
+//!  client stdin ──pump_client──▶ child stdin     (records requests; bytes as read;
+//!                    │                            answers pith_more itself)
+//!  client stdout ◀─writer◀─pump_server── child stdout  (rewrites results)
 //!  child stderr ───────────────▶ pith's stderr   (inherited, never read)
 //! ```
 //!
-//! Both pumps move whole lines and flush when their input has nothing more
-//! waiting, so a burst of messages costs one write and a lone message is
-//! not held back. Lines that are not rewritten are written from the very
-//! buffer they were read into.
+//! Everything for the client goes through one writer task, in the order
+//! it is handed over, and is flushed when nothing more is waiting, so a
+//! burst of messages costs one write and a lone message is not held back.
+//! A line that needs a long rewrite (at least [`OFFLOAD`] bytes) is
+//! rewritten on the blocking pool and handed to the writer when done;
+//! the lines behind it do not wait for it (a `ping` answered after a 2 MB
+//! result is not delayed by its rewrite). Such results keep their order
+//! among themselves only as far as their rewrites finish in order; every
+//! answer is a JSON-RPC response matched by its id, so no client depends
+//! on more.
 
 use crate::Error;
-use crate::policy::{Options, Structured};
-use crate::rewrite::{rewrite_call_result, rewrite_result, strip_output_schemas};
-use crate::track::{Action, Tracker};
-use pith::Value;
+use crate::envelope::Splice;
+use crate::more;
+use crate::policy::Options;
+use crate::state::State;
+use crate::track::{Action, MoreCall, Tracker};
 use std::ffi::{OsStr, OsString};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -23,15 +32,17 @@ use std::time::Duration;
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
 };
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until, timeout};
 
 /// Buffer size of each pump's reader and writer.
 const BUF: usize = 64 << 10;
 
 /// Lines at least this long are rewritten on the blocking pool, so a large
-/// result never stalls the other direction.
-const OFFLOAD: usize = 256 << 10;
+/// result never stalls the lines behind it.
+pub(crate) const OFFLOAD: usize = 64 << 10;
 
 /// A line buffer that grew past this is given back after use, so one huge
 /// message does not pin its memory for the rest of the session.
@@ -42,19 +53,27 @@ const KEEP: usize = 4 << 20;
 /// closed connection.
 pub const SERVER_GONE_CODE: i64 = -32000;
 
+/// The notification that tells the client to list the tools again.
+const LIST_CHANGED: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n";
+
 /// Starts `command` with `args` as the MCP server and proxies this
 /// process's stdin and stdout to it until either side ends; returns the
 /// exit status pith should exit with.
 ///
 /// The status is the server's own: its exit code, or 128 + the signal that
-/// ended it. It is 1 instead of 0 when the server exited, before the client
-/// closed stdin, leaving requests unanswered (each of those got an error
-/// response first).
+/// ended it. It is 1 instead of 0 when requests were left unanswered (each
+/// of those got an error response first), whether the server exited or
+/// the client closed stdin while waiting.
 pub fn run(command: &OsStr, args: &[OsString], options: &Options) -> Result<u8, Error> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
+    let state = Arc::new(State::new(
+        options.clone(),
+        options.open_ledger(command, args),
+    ));
     let result = runtime.block_on(async {
         let child = Command::new(command)
             .args(args)
@@ -67,18 +86,126 @@ pub fn run(command: &OsStr, args: &[OsString], options: &Options) -> Result<u8, 
                 command: command.to_string_lossy().into_owned(),
                 source,
             })?;
-        proxy(
-            tokio::io::stdin(),
-            tokio::io::stdout(),
-            child,
-            Arc::new(options.clone()),
-        )
-        .await
+        proxy(tokio::io::stdin(), tokio::io::stdout(), child, state).await
     });
     // A read of pith's stdin may still be blocked in the runtime's thread
     // pool; it must not keep the process alive.
     runtime.shutdown_background();
     result
+}
+
+/// Proxies this process's stdin and stdout to the remote MCP server
+/// `remote` over streamable HTTP (see [`crate::http`]) until the client
+/// closes stdin or a signal arrives; returns the exit status pith should
+/// exit with: 0, 1 when requests were left unanswered, or 128 + the
+/// signal.
+pub fn run_remote(remote: &crate::Remote, options: &Options) -> Result<u8, Error> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let name = options.name.clone().unwrap_or_else(|| {
+        remote
+            .url
+            .parse::<hyper::Uri>()
+            .ok()
+            .and_then(|u| u.host().map(str::to_owned))
+            .unwrap_or_else(|| remote.url.clone())
+    });
+    let mut named = options.clone();
+    named.name = Some(name);
+    let state = Arc::new(State::new(
+        named.clone(),
+        named.open_ledger(OsStr::new(""), &[]),
+    ));
+    let result = runtime.block_on(remote_proxy(
+        remote,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        state,
+    ));
+    runtime.shutdown_background();
+    result
+}
+
+async fn remote_proxy<I, O>(
+    remote: &crate::Remote,
+    client_in: I,
+    client_out: O,
+    state: Arc<State>,
+) -> Result<u8, Error>
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let (to_link, link_in) = tokio::io::duplex(BUF);
+    let (mut link_out, from_link) = tokio::io::duplex(BUF);
+    let (lines, mut lines_rx) = unbounded_channel::<Vec<u8>>();
+    let link = crate::http::Link::new(remote, lines).map_err(|e| Error::Remote(e.0))?;
+    let more = state.options.rewrite.budget.is_some();
+    let tracker = Arc::new(Mutex::new(Tracker::new(more)));
+    let (out, out_rx) = unbounded_channel();
+    let writer = tokio::spawn(write_client(client_out, out_rx));
+    let upstream = tokio::spawn(pump_client(
+        client_in,
+        to_link,
+        tracker.clone(),
+        state.clone(),
+        out.clone(),
+    ));
+    let grace = state.options.shutdown_grace;
+    let mut link_task = tokio::spawn(link.run(link_in, grace));
+    // The link's lines become a byte stream for the same pump as a child's.
+    tokio::spawn(async move {
+        while let Some(line) = lines_rx.recv().await {
+            if link_out.write_all(&line).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut signals = Signals::new();
+    let mut signalled: Option<u8> = None;
+    {
+        let downstream = pump_server(from_link, out.clone(), tracker.clone(), state.clone());
+        tokio::pin!(downstream);
+        let mut link_done = false;
+        loop {
+            tokio::select! {
+                () = &mut downstream => break,
+                _ = &mut link_task, if !link_done => link_done = true,
+                sig = signals.recv() => {
+                    signalled.get_or_insert(signal_number(sig));
+                    // Stopping the client's pump ends the link: the
+                    // session is ended and the stream closes.
+                    upstream.abort();
+                }
+            }
+        }
+    }
+    upstream.abort();
+    let unanswered = lock(&tracker).drain();
+    for pending in &unanswered {
+        let _ = out.send(error_response(
+            &pending.raw_id,
+            "pith stopped before the remote MCP server answered",
+        ));
+    }
+    drop(out);
+    let _ = writer.await;
+    Ok(match signalled {
+        Some(sig) => 128u8.saturating_add(sig),
+        None => u8::from(!unanswered.is_empty()),
+    })
+}
+
+#[cfg(unix)]
+fn signal_number(sig: Received) -> u8 {
+    u8::try_from(sig.as_raw()).unwrap_or(1)
+}
+
+#[cfg(not(unix))]
+fn signal_number(_: Received) -> u8 {
+    1
 }
 
 /// Why the client→server pump stopped.
@@ -94,50 +221,57 @@ async fn proxy<I, O>(
     client_in: I,
     client_out: O,
     mut child: Child,
-    options: Arc<Options>,
+    state: Arc<State>,
 ) -> Result<u8, Error>
 where
     I: AsyncRead + Unpin + Send + 'static,
-    O: AsyncWrite + Unpin,
+    O: AsyncWrite + Unpin + Send + 'static,
 {
     let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(Error::Pipes);
     };
-    let tracker = Arc::new(Mutex::new(Tracker::default()));
-    let mut upstream = tokio::spawn(pump_client(client_in, child_in, tracker.clone()));
-    let mut writer = BufWriter::with_capacity(BUF, client_out);
+    let more = state.options.rewrite.budget.is_some();
+    let tracker = Arc::new(Mutex::new(Tracker::new(more)));
+    let (out, out_rx) = unbounded_channel();
+    let writer = tokio::spawn(write_client(client_out, out_rx));
+    let mut upstream = tokio::spawn(pump_client(
+        client_in,
+        child_in,
+        tracker.clone(),
+        state.clone(),
+        out.clone(),
+    ));
     let mut signals = Signals::new();
 
-    let grace = options.shutdown_grace;
+    let grace = state.options.shutdown_grace;
     let mut upstream_done = false;
-    let mut client_closed = false;
     let mut stage = Stage::Running;
     let mut escalate_at: Option<Instant> = None;
     let mut status: Option<Option<ExitStatus>> = None;
     let mut drain_until: Option<Instant> = None;
-    let client_ok = {
-        let downstream = pump_server(child_out, &mut writer, tracker.clone(), options.clone());
+    {
+        let downstream = pump_server(child_out, out.clone(), tracker.clone(), state.clone());
         tokio::pin!(downstream);
         loop {
             tokio::select! {
-                ok = &mut downstream => break ok,
+                () = &mut downstream => break,
                 how = &mut upstream, if !upstream_done => {
                     upstream_done = true;
                     // The MCP stdio shutdown: stdin closed, then a grace
                     // period before SIGTERM, another before SIGKILL.
-                    if how.unwrap_or(Upstream::ClientClosed) == Upstream::ClientClosed {
-                        client_closed = true;
-                        if status.is_none() {
-                            escalate_at.get_or_insert(Instant::now() + grace);
-                        }
+                    if how.unwrap_or(Upstream::ClientClosed) == Upstream::ClientClosed
+                        && status.is_none()
+                    {
+                        escalate_at.get_or_insert(Instant::now() + grace);
                     }
                 }
-                () = signals.recv() => {
-                    // pith was told to stop: so is the server, at once; the
-                    // grace period before SIGKILL still applies (a client
-                    // often sends SIGTERM just as pith's own timer does).
+                sig = signals.recv() => {
+                    // pith was told to stop: so is the server, at once and
+                    // by the same signal; SIGKILL follows a grace period
+                    // later if it has not exited by then.
                     if stage == Stage::Running && status.is_none() {
-                        stage = stage.escalate(&mut child);
+                        forward(&mut child, sig);
+                        stage = Stage::Terminated;
                         escalate_at = Some(Instant::now() + grace);
                     }
                 }
@@ -153,11 +287,11 @@ where
                     escalate_at = (stage != Stage::Killed).then(|| Instant::now() + grace);
                 }
                 () = sleep_until(drain_until.unwrap_or_else(Instant::now)), if drain_until.is_some() => {
-                    break true;
+                    break;
                 }
             }
         }
-    };
+    }
     // Closes the server's stdin if the client has not.
     upstream.abort();
     let status = match status {
@@ -166,40 +300,65 @@ where
     };
 
     let unanswered = lock(&tracker).drain();
-    if client_ok && !unanswered.is_empty() {
+    if !unanswered.is_empty() {
         let message = format!(
             "the MCP server exited before answering ({})",
             describe(status.as_ref())
         );
         for pending in &unanswered {
-            let line = error_response(&pending.raw_id, &message);
-            if writer.write_all(&line).await.is_err() {
-                break;
-            }
+            // The client may be gone too; there is no one left to tell.
+            let _ = out.send(error_response(&pending.raw_id, &message));
         }
-        // The client may be gone too; there is no one left to tell.
-        let _ = writer.flush().await;
     }
-    Ok(exit_code(
-        status.as_ref(),
-        !unanswered.is_empty() && !client_closed,
-    ))
+    drop(out);
+    // Waits for the last bytes to reach the client (or the client to go).
+    let _ = writer.await;
+    Ok(exit_code(status.as_ref(), !unanswered.is_empty()))
 }
 
-async fn pump_client<I>(
+/// Writes what the pumps hand over to the client, in order, flushing when
+/// nothing more is waiting; ends when every sender is gone or the client
+/// stops taking bytes.
+async fn write_client<O>(client_out: O, mut rx: UnboundedReceiver<Vec<u8>>)
+where
+    O: AsyncWrite + Unpin,
+{
+    let mut w = BufWriter::with_capacity(BUF, client_out);
+    while let Some(bytes) = rx.recv().await {
+        if w.write_all(&bytes).await.is_err() {
+            return;
+        }
+        if rx.is_empty() && w.flush().await.is_err() {
+            return;
+        }
+    }
+    let _ = w.flush().await;
+}
+
+async fn pump_client<I, W>(
     client_in: I,
-    child_in: ChildStdin,
+    child_in: W,
     tracker: Arc<Mutex<Tracker>>,
+    state: Arc<State>,
+    out: UnboundedSender<Vec<u8>>,
 ) -> Upstream
 where
     I: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
 {
     let mut reader = BufReader::with_capacity(BUF, client_in);
     let mut writer = BufWriter::with_capacity(BUF, child_in);
     let mut line = Vec::new();
     while next_line(&mut reader, &mut line).await {
         // Recorded before it is sent, so the answer always finds it.
-        lock(&tracker).client_line(&line);
+        let more = lock(&tracker).client_line(&line);
+        if let Some(call) = more {
+            answer_more(call, &state, &out);
+            if reader.buffer().is_empty() && writer.flush().await.is_err() {
+                return Upstream::ServerGone;
+            }
+            continue;
+        }
         if send(&mut writer, &line, reader.buffer().is_empty())
             .await
             .is_err()
@@ -215,90 +374,131 @@ where
     Upstream::ClientClosed
 }
 
-/// Forwards the server's lines until its stdout closes; returns whether
-/// the client still takes bytes.
-async fn pump_server<W>(
-    child_out: ChildStdout,
-    writer: &mut W,
+/// Answers a `pith_more` call on the blocking pool (a page is cut from a
+/// kept result, which takes time in proportion to its size).
+fn answer_more(call: MoreCall, state: &Arc<State>, out: &UnboundedSender<Vec<u8>>) {
+    let (state, out) = (state.clone(), out.clone());
+    tokio::task::spawn_blocking(move || {
+        let page = more::answer(
+            state.store_mutex(),
+            call.arguments.as_ref(),
+            &state.options.rewrite,
+        );
+        if let Some(ledger) = &state.ledger {
+            ledger.record(more::MORE_TOOL, &page.record());
+        }
+        let mut line = Vec::with_capacity(page.result.len() + 48);
+        line.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+        line.extend_from_slice(&call.raw_id);
+        line.extend_from_slice(b",\"result\":");
+        line.extend_from_slice(&page.result);
+        line.extend_from_slice(b"}\n");
+        let _ = out.send(line);
+    });
+}
+
+/// Forwards the server's lines until its stdout closes, or the client
+/// stops taking bytes; waits for the rewrites still running.
+async fn pump_server<R: AsyncRead + Unpin>(
+    child_out: R,
+    out: UnboundedSender<Vec<u8>>,
     tracker: Arc<Mutex<Tracker>>,
-    options: Arc<Options>,
-) -> bool
-where
-    W: AsyncWrite + Unpin,
-{
+    state: Arc<State>,
+) {
     let mut reader = BufReader::with_capacity(BUF, child_out);
     let mut line = Vec::new();
+    let mut running = JoinSet::new();
     while next_line(&mut reader, &mut line).await {
-        let action = lock(&tracker).server_line(&line);
-        let rewritten = match action {
-            Action::Forward => None,
-            action => transform_off_thread(action, &line, &tracker, &options).await,
+        let actions = lock(&tracker).server_line(&line);
+        let Some(actions) = actions else {
+            if out.send(std::mem::take(&mut line)).is_err() {
+                break;
+            }
+            continue;
         };
-        let bytes = rewritten.as_deref().unwrap_or(&line);
-        if send(writer, bytes, reader.buffer().is_empty())
-            .await
-            .is_err()
-        {
-            return false;
+        if line.len() < OFFLOAD {
+            let bytes = transform(&actions, &line, &tracker, &state);
+            if out
+                .send(bytes.unwrap_or_else(|| std::mem::take(&mut line)))
+                .is_err()
+            {
+                break;
+            }
+        } else {
+            let (line, tracker, state, out) = (
+                std::mem::take(&mut line),
+                tracker.clone(),
+                state.clone(),
+                out.clone(),
+            );
+            running.spawn_blocking(move || {
+                let bytes = transform(&actions, &line, &tracker, &state);
+                let _ = out.send(bytes.unwrap_or(line));
+            });
         }
         give_back(&mut line);
+        // Reaps the rewrites that are done, so the set stays small.
+        while running.try_join_next().is_some() {}
     }
-    writer.flush().await.is_ok()
+    while running.join_next().await.is_some() {}
 }
 
-/// [`transform`], on the blocking pool for long lines.
-async fn transform_off_thread(
-    action: Action,
-    line: &[u8],
-    tracker: &Arc<Mutex<Tracker>>,
-    options: &Arc<Options>,
-) -> Option<Vec<u8>> {
-    if line.len() < OFFLOAD {
-        return transform(action, line, tracker, options);
-    }
-    let (line, tracker, options) = (line.to_vec(), tracker.clone(), options.clone());
-    tokio::task::spawn_blocking(move || transform(action, &line, &tracker, &options))
-        .await
-        .ok()
-        .flatten()
-}
-
-/// The rewritten line for a server message the tracker routed, or `None`
-/// to forward it as it is.
+/// The rewritten line for a server line the tracker routed (with, after
+/// it, a `tools/list_changed` notification when the tools' schemas the
+/// client should hold changed), or `None` to forward it as it is.
 fn transform(
-    action: Action,
+    actions: &[Action],
     line: &[u8],
     tracker: &Mutex<Tracker>,
-    options: &Options,
+    state: &State,
 ) -> Option<Vec<u8>> {
-    match action {
-        Action::Forward => None,
-        Action::CallResult(tool) => {
-            if !options.tools.allows(&tool) {
-                return None;
+    let mut splice = Splice::default();
+    let mut list_changed = false;
+    for action in actions {
+        let (tool, result) = match action {
+            Action::Forward => continue,
+            Action::ToolList(result) => {
+                crate::tools::edit(line, result.clone(), state, &mut splice);
+                continue;
             }
-            rewrite_result(line, |result| rewrite_call_result(result, options))
+            Action::CallResult(tool, result) => (tool, result),
+            Action::TaskCreated(tool, result) => {
+                // A server that runs the call as a task answers with the
+                // task; one that does not support tasks, with the result.
+                if let Some(task_id) = task_id(&line[result.clone()]) {
+                    lock(tracker).task_created(task_id, tool.clone());
+                    continue;
+                }
+                (tool, result)
+            }
+        };
+        if !state.options.tools.allows(tool) {
+            continue;
         }
-        Action::TaskCreated(tool) => rewrite_result(line, |result| {
-            // A server that runs the call as a task answers with the task;
-            // one that does not support tasks answers with the result.
-            if let Some(task_id) = result
-                .get("task")
-                .and_then(|t| t.get("taskId"))
-                .and_then(Value::as_str)
-            {
-                lock(tracker).task_created(task_id.to_owned(), tool);
-                return false;
+        if let Some(record) = crate::call::edit(line, result.clone(), tool, state, &mut splice) {
+            list_changed |= record.list_changed;
+            if let Some(ledger) = &state.ledger {
+                ledger.record(tool, &record);
             }
-            options.tools.allows(&tool) && rewrite_call_result(result, options)
-        }),
-        Action::ToolList => {
-            if options.structured != Structured::DropIfEquivalent {
-                return None;
-            }
-            rewrite_result(line, |result| strip_output_schemas(result, &options.tools))
         }
     }
+    if splice.is_empty() && !list_changed {
+        return None;
+    }
+    let mut bytes = splice.apply(line);
+    if list_changed {
+        if !bytes.ends_with(b"\n") {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(LIST_CHANGED);
+    }
+    Some(bytes)
+}
+
+/// The `task.taskId` of a `CreateTaskResult`.
+fn task_id(result: &[u8]) -> Option<String> {
+    let v = pith::json::parse_bytes(result).ok()?;
+    v.get("task")?.get("taskId")?.as_str().map(str::to_owned)
 }
 
 /// How far pith has gone in stopping the child.
@@ -330,27 +530,39 @@ impl Stage {
 
 /// SIGTERM, SIGINT and SIGHUP sent to pith itself.
 #[cfg(unix)]
-struct Signals(Vec<tokio::signal::unix::Signal>);
+struct Signals(Vec<(tokio::signal::unix::Signal, rustix::process::Signal)>);
+
+/// A signal pith received, to send on to the server.
+#[cfg(unix)]
+type Received = rustix::process::Signal;
+#[cfg(not(unix))]
+type Received = ();
 
 #[cfg(unix)]
 impl Signals {
     fn new() -> Signals {
+        use rustix::process::Signal;
         use tokio::signal::unix::{SignalKind, signal};
         let kinds = [
-            SignalKind::terminate(),
-            SignalKind::interrupt(),
-            SignalKind::hangup(),
+            (SignalKind::terminate(), Signal::TERM),
+            (SignalKind::interrupt(), Signal::INT),
+            (SignalKind::hangup(), Signal::HUP),
         ];
         // A signal that cannot be listened to keeps its default action.
-        Signals(kinds.into_iter().filter_map(|k| signal(k).ok()).collect())
+        Signals(
+            kinds
+                .into_iter()
+                .filter_map(|(k, s)| signal(k).ok().map(|l| (l, s)))
+                .collect(),
+        )
     }
 
-    /// Resolves when one of the signals arrives.
-    async fn recv(&mut self) {
+    /// Resolves with the signal, when one arrives.
+    async fn recv(&mut self) -> Received {
         std::future::poll_fn(|cx| {
-            for s in &mut self.0 {
-                if let std::task::Poll::Ready(Some(())) = s.poll_recv(cx) {
-                    return std::task::Poll::Ready(());
+            for (listener, sig) in &mut self.0 {
+                if let std::task::Poll::Ready(Some(())) = listener.poll_recv(cx) {
+                    return std::task::Poll::Ready(*sig);
                 }
             }
             std::task::Poll::Pending
@@ -368,22 +580,33 @@ impl Signals {
         Signals
     }
 
-    async fn recv(&mut self) {
+    async fn recv(&mut self) -> Received {
         std::future::pending::<()>().await
     }
 }
 
+/// Sends the server the signal pith received.
 #[cfg(unix)]
-fn terminate(child: &mut Child) {
-    use rustix::process::{Pid, Signal, kill_process};
+fn forward(child: &mut Child, sig: Received) {
+    use rustix::process::{Pid, kill_process};
     let pid = child
         .id()
         .and_then(|id| i32::try_from(id).ok())
         .and_then(Pid::from_raw);
     if let Some(pid) = pid {
         // Fails only if the child is already gone.
-        let _ = kill_process(pid, Signal::TERM);
+        let _ = kill_process(pid, sig);
     }
+}
+
+#[cfg(not(unix))]
+fn forward(child: &mut Child, _: Received) {
+    let _ = child.start_kill();
+}
+
+#[cfg(unix)]
+fn terminate(child: &mut Child) {
+    forward(child, rustix::process::Signal::TERM);
 }
 
 #[cfg(not(unix))]
@@ -438,7 +661,7 @@ fn signal(_: &ExitStatus) -> Option<u8> {
 
 /// `{"jsonrpc":"2.0","id":…,"error":{"code":-32000,"message":…}}` and a
 /// newline, with the id exactly as the client wrote it.
-fn error_response(raw_id: &[u8], message: &str) -> Vec<u8> {
+pub(crate) fn error_response(raw_id: &[u8], message: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + raw_id.len() + message.len());
     out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     out.extend_from_slice(raw_id);
@@ -492,7 +715,7 @@ mod tests {
     fn error_responses_echo_the_id() {
         let line = error_response(br#""a\"b""#, "the MCP server exited before answering (x)");
         let v = pith::json::parse_bytes(&line).unwrap();
-        assert_eq!(v.get("id").and_then(Value::as_str), Some("a\"b"));
+        assert_eq!(v.get("id").and_then(pith::Value::as_str), Some("a\"b"));
         assert_eq!(
             v.get("error")
                 .and_then(|e| e.get("code"))
@@ -509,6 +732,7 @@ mod tests {
         let code = |c: i32| ExitStatus::from_raw(c << 8);
         assert_eq!(exit_code(Some(&code(0)), false), 0);
         assert_eq!(exit_code(Some(&code(0)), true), 1);
+        assert_eq!(exit_code(None, true), 1);
         assert_eq!(exit_code(Some(&code(3)), true), 3);
         assert_eq!(exit_code(Some(&ExitStatus::from_raw(9)), false), 137);
         assert_eq!(exit_code(None, false), 1);

@@ -1,14 +1,14 @@
-//! Re-encoding tool results: the one function that rewrites a text
-//! ([`rewrite_text`]), and the edits of whole `tools/call` results and
-//! `tools/list` answers built on it.
+//! Re-encoding a text: the one function that rewrites a JSON text
+//! ([`rewrite_text`]), the renderer every rewrite uses, and cutting to a
+//! budget. The edits of whole messages built on it are in `call` and
+//! `tools`.
 
-use crate::policy::{Options, Structured, ToolFilter};
-use pith::budget::{Budget, BudgetError, FitOptions, fit};
+use pith::budget::{Budget, BudgetError, FitOptions, READ_OUTPUT, fit};
 use pith::select::{self, Form, Metric, Syntax};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::DecodeOptions;
 use pith::{Map, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// The least saving, in tokens, for which a text is rewritten, unless told
 /// otherwise.
@@ -25,6 +25,16 @@ pub const DEFAULT_MIN_SAVING: usize = 10;
 /// bench).
 pub const DEFAULT_MAX_BYTES: usize = 8 << 20;
 
+/// The budget of each rewritten text unless told otherwise, in tokens of
+/// the rewrite's tokenizer (o200k by default).
+///
+/// Claude Code refuses an MCP result over 25,000 tokens of its own
+/// tokenizer (which counts JSON and TOON at up to about 1.3 times o200k)
+/// and moves one over 50,000 characters to a file; 10,000 o200k tokens is
+/// about 35,000 characters of TOON, under both. A cut result loses
+/// nothing: `pith_more` returns the rest.
+pub const DEFAULT_BUDGET: usize = 10_000;
+
 /// The key under which a rewritten content item names its encoding in its
 /// `_meta` object.
 pub const ENCODING_META_KEY: &str = "pith/encoding";
@@ -35,10 +45,18 @@ pub const ENCODING_META_KEY: &str = "pith/encoding";
 pub const BUDGET_META_KEY: &str = "pith/budget";
 
 /// The key under which a result's `_meta` records that its
-/// `structuredContent` was dropped as equivalent to a text item.
+/// `structuredContent` was dropped: `dropped` (a text item holds exactly
+/// its value, or, with [`STRUCTURED_KEY_META_KEY`], the value of its one
+/// member) or `items` (its one member is a list whose elements the text
+/// items hold, in order).
 pub const STRUCTURED_META_KEY: &str = "pith/structuredContent";
 
-/// How texts are rewritten (a part of [`Options`]).
+/// The key under which a result's `_meta` names the one member of a
+/// dropped `structuredContent` whose value its text holds: the dropped
+/// value was `{"<name>": <the text's value>}`.
+pub const STRUCTURED_KEY_META_KEY: &str = "pith/structuredKey";
+
+/// How texts are rewritten (a part of [`Options`](crate::Options)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RewriteOptions {
     /// The least saving, in tokens, worth a rewrite (default
@@ -48,10 +66,11 @@ pub struct RewriteOptions {
     pub tokenizer: TokenizerKind,
     /// Longer texts are left untouched (default [`DEFAULT_MAX_BYTES`]).
     pub max_bytes: usize,
-    /// Bound on each rewritten text, in tokens of `tokenizer` (default none).
-    /// A text whose cheapest rendering exceeds it is cut at row boundaries
-    /// with the omission receipts of [`pith::budget`] (or, when nothing fits,
-    /// replaced by its explicit `output_budget_exceeded` notice).
+    /// Bound on each rewritten text, in tokens of `tokenizer` (default
+    /// [`DEFAULT_BUDGET`]; `None` never cuts). A text whose cheapest
+    /// rendering exceeds it is cut at row boundaries with the omission
+    /// receipts of [`pith::budget`] (or, when nothing fits, replaced by a
+    /// short `output_budget_exceeded` notice).
     pub budget: Option<usize>,
 }
 
@@ -61,7 +80,7 @@ impl Default for RewriteOptions {
             min_saving: DEFAULT_MIN_SAVING,
             tokenizer: TokenizerKind::O200k,
             max_bytes: DEFAULT_MAX_BYTES,
-            budget: None,
+            budget: Some(DEFAULT_BUDGET),
         }
     }
 }
@@ -106,6 +125,8 @@ pub struct Rewritten {
     /// receipts (or the `output_budget_exceeded` notice) and stands for part
     /// of the value, not all of it.
     pub cut: Option<Cut>,
+    /// The cursors the receipts of a cut text hand out.
+    pub cursors: Vec<String>,
 }
 
 /// How a budget shortened a rewritten text.
@@ -117,7 +138,12 @@ pub enum Cut {
         omitted: usize,
     },
     /// Nothing fit: the text is the `output_budget_exceeded` notice.
-    Exceeded,
+    Exceeded {
+        /// The smallest budget that fits this value.
+        minimum: usize,
+        /// Tokens of the value rendered whole.
+        unbounded: usize,
+    },
 }
 
 impl Cut {
@@ -125,7 +151,7 @@ impl Cut {
     pub fn name(self) -> &'static str {
         match self {
             Cut::Rows { .. } => "cut",
-            Cut::Exceeded => "exceeded",
+            Cut::Exceeded { .. } => "exceeded",
         }
     }
 }
@@ -143,7 +169,22 @@ impl Cut {
 /// rendered text that fails the last check is replaced by compact JSON if
 /// that still saves enough.
 pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
-    if text.len() > opts.max_bytes {
+    let value = parse_structured(text, opts.max_bytes)?;
+    let tokens_before = Tokenizer::get(opts.tokenizer).count(text);
+    let r = rewrite_value(&value, tokens_before, opts)?;
+    Some(match r.cut {
+        Some(Cut::Exceeded { minimum, unbounded }) => Rewritten {
+            text: exceeded_notice(opts, minimum, unbounded, None),
+            ..r
+        },
+        _ => r,
+    })
+}
+
+/// The value of `text` when it is JSON whose root is an object or an
+/// array, at most `max_bytes` long: the texts a rewrite is for.
+pub(crate) fn parse_structured(text: &str, max_bytes: usize) -> Option<Value> {
+    if text.len() > max_bytes {
         return None;
     }
     let first = text
@@ -152,29 +193,39 @@ pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
     if first != b'{' && first != b'[' {
         return None;
     }
-    let value = pith::json::parse(text).ok()?;
+    pith::json::parse(text).ok()
+}
+
+/// [`rewrite_text`] on a value already read, whose text took
+/// `tokens_before` tokens. A value no budget fits comes back as
+/// [`Cut::Exceeded`] with an empty text: the caller writes the notice,
+/// which names where the rest can be had.
+pub(crate) fn rewrite_value(
+    value: &Value,
+    tokens_before: usize,
+    opts: &RewriteOptions,
+) -> Option<Rewritten> {
     let tokenizer = Tokenizer::get(opts.tokenizer);
-    let tokens_before = tokenizer.count(text);
     let worth = |after: usize| {
         let saving = tokens_before.saturating_sub(after);
         saving > 0 && saving >= opts.min_saving
     };
-    let (mut rendered, mut encoding, mut tokens_after) = render(&value, opts.tokenizer)?;
+    let (mut rendered, mut encoding, mut tokens_after) = render(value, opts.tokenizer)?;
     if let Some(budget) = opts.budget
         && tokens_after > budget
     {
-        return cut_to_budget(&value, budget, opts.tokenizer, tokens_before);
+        return cut_to_budget(value, budget, opts.tokenizer, tokens_before, None);
     }
     if !worth(tokens_after) {
         return None;
     }
-    if !reads_back(&rendered, &value) {
+    if !reads_back(&rendered, value) {
         // Should a renderer ever lose a fact, compact JSON (which pith
         // writes exactly) still may be worth it.
-        rendered = pith::json::to_string(&value);
+        rendered = pith::json::to_string(value);
         encoding = Encoding::Json;
         tokens_after = tokenizer.count(&rendered);
-        if !worth(tokens_after) || !reads_back(&rendered, &value) {
+        if !worth(tokens_after) || !reads_back(&rendered, value) {
             return None;
         }
     }
@@ -184,29 +235,46 @@ pub fn rewrite_text(text: &str, opts: &RewriteOptions) -> Option<Rewritten> {
         tokens_before,
         tokens_after,
         cut: None,
+        cursors: Vec::new(),
     })
 }
 
-/// Fits `value` into `budget` tokens with [`pith::budget::fit`], rendering
-/// with the same renderer as every other rewrite.
-fn cut_to_budget(
+/// What [`pith_more`](crate::more) tells a model in every cut output, in
+/// its `read_output` receipt.
+pub const MORE_HINT: &str = "call pith_more with a receipt's cursor for the rows left out";
+
+/// Fits `value` (or, with `cursor`, the page it continues) into `budget`
+/// tokens with [`pith::budget::fit`], rendering with the same renderer as
+/// every other rewrite. `read_output` names the `pith_more` tool, and the
+/// cursors of the output are handed back so the proxy can serve them.
+pub(crate) fn cut_to_budget(
     value: &Value,
     budget: usize,
     tokenizer: TokenizerKind,
     tokens_before: usize,
+    cursor: Option<pith::budget::Cursor>,
 ) -> Option<Rewritten> {
-    let fit_opts = FitOptions::new(Budget::Tokens(budget), tokenizer);
+    let fit_opts = FitOptions {
+        budget: Budget::Tokens(budget),
+        tokenizer,
+        cursor,
+    };
     let opts = auto_options(tokenizer);
     // `fit` hands back the text `render` returned last, so the notation
-    // recorded last is that text's: tables and all, as `render` names it.
+    // and cursors recorded last are that text's.
     let last = Cell::new(Encoding::Json);
+    let cursors = RefCell::new(Vec::new());
     let renderer = |v: &Value| {
+        let shown = with_hint(v);
+        let v = shown.as_ref().unwrap_or(v);
         select::encode(v, &opts).map(|e| {
             last.set(notation(&e));
+            let mut found = cursors.borrow_mut();
+            found.clear();
+            collect_cursors(v, &mut found, 0);
             e.text
         })
     };
-    // A fitted text comes with its exact count; only the notice needs one.
     let (text, tokens_after, cut) = match fit(value, &fit_opts, &renderer) {
         Ok(fitted) => (
             fitted.text,
@@ -215,11 +283,19 @@ fn cut_to_budget(
                 omitted: fitted.rows_omitted,
             },
         ),
-        Err(BudgetError::Exceeded(e)) => {
-            let tokens = Tokenizer::get(tokenizer).count(&e.text);
-            (e.text, tokens, Cut::Exceeded)
-        }
+        Err(BudgetError::Exceeded(e)) => (
+            String::new(),
+            0,
+            Cut::Exceeded {
+                minimum: e.minimum,
+                unbounded: e.unbounded,
+            },
+        ),
         Err(_) => return None,
+    };
+    let cursors = match cut {
+        Cut::Rows { .. } => cursors.into_inner(),
+        Cut::Exceeded { .. } => Vec::new(),
     };
     Some(Rewritten {
         text,
@@ -227,8 +303,95 @@ fn cut_to_budget(
         tokens_before,
         tokens_after,
         cut: Some(cut),
+        cursors,
     })
 }
+
+/// The output with [`MORE_HINT`] in its `read_output` receipt, when it is
+/// a cut output (the budget's receipt is its root's last member) that
+/// left rows out; `None` to render it as it is.
+fn with_hint(v: &Value) -> Option<Value> {
+    let root = v.as_object()?;
+    let (key, ro) = root.get_index(root.len().checked_sub(1)?)?;
+    let ro = ro.as_object()?;
+    let cut = ro.get("collections_cut").and_then(Value::as_number)?;
+    if key != READ_OUTPUT
+        || !ro.contains_key("fits")
+        || pith::json::to_string(&Value::Number(cut.clone())) == "0"
+    {
+        return None;
+    }
+    let mut out = v.clone();
+    if let Some(Value::Object(ro)) = out.as_object_mut().and_then(|m| m.get_mut(READ_OUTPUT)) {
+        ro.insert("more", Value::from(MORE_HINT));
+    }
+    Some(out)
+}
+
+/// Every string under a `cursor` key in the receipts of a cut output
+/// (members named `…_omitted…`, and `read_output`), bounded in depth like
+/// every walk of a value.
+fn collect_cursors(v: &Value, out: &mut Vec<String>, depth: usize) {
+    if depth > pith::DEFAULT_MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter() {
+                if k == "cursor"
+                    && let Value::String(s) = x
+                {
+                    out.push(s.clone());
+                } else {
+                    collect_cursors(x, out, depth + 1);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_cursors(x, out, depth + 1)),
+        _ => {}
+    }
+}
+
+/// The text that stands for a value no output within the budget can hold:
+/// a short notice, far below any budget the proxy accepts
+/// ([`MIN_BUDGET`]), naming what it would take and, with `cursor`, the
+/// `pith_more` call that returns it cut to that size.
+pub(crate) fn exceeded_notice(
+    opts: &RewriteOptions,
+    minimum: usize,
+    unbounded: usize,
+    cursor: Option<&str>,
+) -> String {
+    let mut n = Map::with_capacity(6);
+    n.insert("budget", Value::from(opts.budget.unwrap_or(0)));
+    n.insert("tokenizer", Value::from(opts.tokenizer.name()));
+    n.insert("minimum_budget", Value::from(minimum));
+    n.insert("unbounded_tokens", Value::from(unbounded));
+    match cursor {
+        Some(c) => {
+            n.insert(
+                "recovery",
+                Value::from(format!(
+                    "call pith_more with this cursor to see it cut to {minimum} tokens"
+                )),
+            );
+            n.insert("cursor", Value::from(c));
+        }
+        None => {
+            n.insert(
+                "recovery",
+                Value::from(format!("raise the budget to {minimum} or more")),
+            );
+        }
+    }
+    let mut root = Map::with_capacity(1);
+    root.insert(pith::budget::EXCEEDED, Value::Object(n));
+    pith::json::to_string(&Value::Object(root))
+}
+
+/// The smallest budget the proxy takes: every `output_budget_exceeded`
+/// notice it writes is well below it, so even that stays within budget.
+pub const MIN_BUDGET: usize = 200;
 
 fn auto_options(tokenizer: TokenizerKind) -> select::Options {
     select::Options {
@@ -268,132 +431,9 @@ fn notation(encoded: &select::Encoded) -> Encoding {
 
 /// Whether `text` reads back, as `pith decode` reads it, to `value` under
 /// the contract's equality (table rows may take their header's key order).
-fn reads_back(text: &str, value: &Value) -> bool {
+pub(crate) fn reads_back(text: &str, value: &Value) -> bool {
     select::decode(text.as_bytes(), &DecodeOptions::default())
         .is_ok_and(|back| pith::equiv::equivalent(value, &back))
-}
-
-/// Rewrites the text items of a `tools/call` result (a `CallToolResult`)
-/// and applies the `structuredContent` policy; whether anything changed.
-pub(crate) fn rewrite_call_result(result: &mut Map, opts: &Options) -> bool {
-    if !opts.rewrite_errors && result.get("isError") == Some(&Value::Bool(true)) {
-        return false;
-    }
-    let mut changed = false;
-    if opts.structured == Structured::DropIfEquivalent {
-        changed |= drop_equivalent_structured(result);
-    }
-    let Some(Value::Array(items)) = result.get_mut("content") else {
-        return changed;
-    };
-    for item in items {
-        let Value::Object(item) = item else { continue };
-        if item.get("type").and_then(Value::as_str) != Some("text") {
-            continue;
-        }
-        let Some(Value::String(text)) = item.get("text") else {
-            continue;
-        };
-        if !matches!(item.get("_meta"), None | Some(Value::Object(_))) {
-            continue;
-        }
-        let Some(rewritten) = rewrite_text(text, &opts.rewrite) else {
-            continue;
-        };
-        let Some(m) = meta(item) else { continue };
-        m.insert(ENCODING_META_KEY, Value::from(rewritten.encoding.name()));
-        if let Some(cut) = rewritten.cut {
-            m.insert(BUDGET_META_KEY, Value::from(cut.name()));
-        }
-        item.insert("text", Value::String(rewritten.text));
-        changed = true;
-    }
-    changed
-}
-
-/// Removes `outputSchema` from every tool of a `tools/list` result that the
-/// filter lets through; whether any was removed. See
-/// [`Structured::DropIfEquivalent`] for why.
-pub(crate) fn strip_output_schemas(result: &mut Map, filter: &ToolFilter) -> bool {
-    let Some(Value::Array(tools)) = result.get_mut("tools") else {
-        return false;
-    };
-    let mut changed = false;
-    for tool in tools {
-        let Value::Object(tool) = tool else { continue };
-        let allowed = tool
-            .get("name")
-            .and_then(Value::as_str)
-            .is_some_and(|name| filter.allows(name));
-        if allowed && tool.remove("outputSchema").is_some() {
-            changed = true;
-        }
-    }
-    changed
-}
-
-/// Re-serializes the message on `line` after `edit` changed its `result`
-/// object, keeping the line's terminator; `None` when `edit` changed
-/// nothing or the line is not a message with an object `result`.
-///
-/// Only the messages pith rewrites pass through here. pith's reader keeps
-/// key order and exact numbers, and its writer writes what
-/// `JSON.stringify` writes, so every other member keeps its value.
-pub(crate) fn rewrite_result(line: &[u8], edit: impl FnOnce(&mut Map) -> bool) -> Option<Vec<u8>> {
-    let body_len = line
-        .iter()
-        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-        .map_or(0, |i| i + 1);
-    let (body, terminator) = line.split_at(body_len);
-    let mut message = pith::json::parse_bytes(body).ok()?;
-    let result = message
-        .as_object_mut()?
-        .get_mut("result")?
-        .as_object_mut()?;
-    if !edit(result) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(line.len());
-    pith::json::write_into(&message, &mut out);
-    out.extend_from_slice(terminator);
-    Some(out)
-}
-
-/// Drops `structuredContent` when a text item holds exactly its value.
-fn drop_equivalent_structured(result: &mut Map) -> bool {
-    let Some(structured) = result.get("structuredContent") else {
-        return false;
-    };
-    if !matches!(result.get("_meta"), None | Some(Value::Object(_))) {
-        return false;
-    }
-    let equivalent = match result.get("content") {
-        Some(Value::Array(items)) => items.iter().any(|item| {
-            item.get("type").and_then(Value::as_str) == Some("text")
-                && item
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .and_then(|t| pith::json::parse(t).ok())
-                    .is_some_and(|v| &v == structured)
-        }),
-        _ => false,
-    };
-    if !equivalent {
-        return false;
-    }
-    let Some(m) = meta(result) else { return false };
-    m.insert(STRUCTURED_META_KEY, Value::from("dropped"));
-    result.remove("structuredContent");
-    true
-}
-
-/// The `_meta` object of `map`, created at the end if absent; `None` when
-/// `_meta` is something other than an object.
-fn meta(map: &mut Map) -> Option<&mut Map> {
-    if map.get("_meta").is_none() {
-        map.insert("_meta", Value::Object(Map::new()));
-    }
-    map.get_mut("_meta")?.as_object_mut()
 }
 
 #[cfg(test)]

@@ -8,27 +8,39 @@
 //! fetches the task's result is rewritten by the same tool rules.
 
 use crate::envelope::{Envelope, Frame, scan, string_value};
+use crate::more::MORE_TOOL;
 use pith::Value;
 use std::collections::{HashMap, VecDeque};
+use std::ops::Range;
 
 /// How many task ids are remembered; older ones are forgotten first (their
 /// results then pass untouched).
 const MAX_TASKS: usize = 4096;
 
-/// What the proxy should do with a line from the server.
+/// What the proxy should do with a message from the server; the edits
+/// carry the span of the message's `result` value in its line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Action {
     /// Forward it as it is.
     Forward,
     /// It answers a `tools/call` or `tasks/result` of this tool: rewrite its
     /// result if the policy allows.
-    CallResult(String),
+    CallResult(String, Range<usize>),
     /// It answers a task-augmented `tools/call` of this tool: remember the
     /// task id (or, if the server ran the call without a task, treat it as
     /// a call result).
-    TaskCreated(String),
+    TaskCreated(String, Range<usize>),
     /// It answers `tools/list`.
-    ToolList,
+    ToolList(Range<usize>),
+}
+
+/// A `tools/call` of `pith_more`, which the proxy answers itself.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MoreCall {
+    /// The id exactly as the client wrote it.
+    pub raw_id: Vec<u8>,
+    /// The call's `arguments`.
+    pub arguments: Option<Value>,
 }
 
 /// A request that has not been answered yet.
@@ -58,33 +70,54 @@ pub(crate) struct Tracker {
     seq: u64,
     tasks: HashMap<String, String>,
     task_order: VecDeque<String>,
+    /// Whether `pith_more` calls are the proxy's to answer.
+    more: bool,
 }
 
 impl Tracker {
-    /// Records the requests and cancellations on a line from the client.
-    pub fn client_line(&mut self, line: &[u8]) {
-        match scan(line) {
-            Frame::Single(env) => self.client_message(&env),
-            Frame::Batch(envs) => envs.iter().for_each(|env| self.client_message(env)),
-            Frame::Opaque => {}
+    /// A tracker; with `more`, `tools/call`s of `pith_more` are the proxy's.
+    pub fn new(more: bool) -> Tracker {
+        Tracker {
+            more,
+            ..Tracker::default()
         }
     }
 
-    /// Decides what to do with a line from the server, clearing the pending
-    /// entries it answers.
-    pub fn server_line(&mut self, line: &[u8]) -> Action {
+    /// Records the requests and cancellations on a line from the client;
+    /// a `pith_more` call (a single message, when `more` is on) is handed
+    /// back instead, for the proxy to answer.
+    pub fn client_line(&mut self, line: &[u8]) -> Option<MoreCall> {
         match scan(line) {
-            Frame::Single(env) => self.server_message(&env),
-            Frame::Batch(envs) => {
-                // Batched answers are forwarded as they are; only their
-                // pending entries are cleared.
-                for env in &envs {
-                    self.server_message(env);
+            Frame::Single(env) => {
+                if self.more
+                    && let Some(call) = more_call(&env)
+                {
+                    return Some(call);
                 }
-                Action::Forward
+                self.client_message(&env);
             }
-            Frame::Opaque => Action::Forward,
+            Frame::Batch(envs) => envs.iter().for_each(|env| self.client_message(env)),
+            Frame::Opaque => {}
         }
+        None
+    }
+
+    /// Decides what to do with each message of a line from the server
+    /// (one, or the members of a batch, in order), clearing the pending
+    /// entries they answer; `None` when the whole line is forwarded.
+    pub fn server_line(&mut self, line: &[u8]) -> Option<Vec<Action>> {
+        let actions = match scan(line) {
+            Frame::Single(env) => match self.server_message(&env) {
+                Action::Forward => return None,
+                a => vec![a],
+            },
+            Frame::Batch(envs) => envs.iter().map(|env| self.server_message(env)).collect(),
+            Frame::Opaque => return None,
+        };
+        actions
+            .iter()
+            .any(|a| *a != Action::Forward)
+            .then_some(actions)
     }
 
     /// Remembers that task `task_id` runs the tool `tool`.
@@ -175,14 +208,14 @@ impl Tracker {
         let Some(pending) = self.take(&key) else {
             return Action::Forward;
         };
-        if !env.has_result {
+        let Some(result) = env.result.clone() else {
             return Action::Forward;
-        }
+        };
         match pending.call {
-            Call::Tool { name, task: false } => Action::CallResult(name),
-            Call::Tool { name, task: true } => Action::TaskCreated(name),
-            Call::TaskResult { tool: Some(name) } => Action::CallResult(name),
-            Call::ToolList => Action::ToolList,
+            Call::Tool { name, task: false } => Action::CallResult(name, result),
+            Call::Tool { name, task: true } => Action::TaskCreated(name, result),
+            Call::TaskResult { tool: Some(name) } => Action::CallResult(name, result),
+            Call::ToolList => Action::ToolList(result),
             Call::TaskResult { tool: None } | Call::Other => Action::Forward,
         }
     }
@@ -195,6 +228,23 @@ impl Tracker {
         }
         first
     }
+}
+
+/// The message as a `pith_more` call, if it is one.
+fn more_call(env: &Envelope<'_>) -> Option<MoreCall> {
+    let raw_id = env.id?;
+    if env.method.and_then(string_value).as_deref() != Some("tools/call") {
+        return None;
+    }
+    let mut p = params(env.span)?;
+    if p.get("name").and_then(Value::as_str) != Some(MORE_TOOL) {
+        return None;
+    }
+    id_key(raw_id)?;
+    Some(MoreCall {
+        raw_id: raw_id.to_vec(),
+        arguments: p.remove("arguments"),
+    })
 }
 
 /// The canonical text of a request id: ids are strings or numbers.
@@ -220,6 +270,23 @@ fn params(span: &[u8]) -> Option<pith::Map> {
 mod tests {
     use super::*;
 
+    /// The first action for a server line, in words; each edit's span is
+    /// the message's `result` object.
+    fn act(t: &mut Tracker, line: &[u8]) -> String {
+        let Some(actions) = t.server_line(line) else {
+            return "forward".into();
+        };
+        let (word, span) = match &actions[0] {
+            Action::Forward => return "forward".into(),
+            Action::CallResult(n, r) => (format!("call {n}"), r),
+            Action::TaskCreated(n, r) => (format!("task {n}"), r),
+            Action::ToolList(r) => ("tools".into(), r),
+        };
+        assert_eq!(line[span.start], b'{', "{word}");
+        assert_eq!(line[span.end - 1], b'}', "{word}");
+        word
+    }
+
     fn call(id: &str, name: &str) -> String {
         format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{{}}}}}}"#
@@ -234,21 +301,24 @@ mod tests {
         t.client_line(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
         assert_eq!(t.pending_len(), 3);
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":"x","result":{"content":[]}}"#),
-            Action::CallResult("search_nodes".into())
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":"x","result":{"content":[]}}"#
+            ),
+            "call search_nodes"
         );
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
-            Action::Forward
+            act(&mut t, br#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
+            "forward"
         );
         // The same id answered twice: the second answer finds nothing.
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#),
-            Action::CallResult("read_graph".into())
+            act(&mut t, br#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#),
+            "call read_graph"
         );
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
-            Action::Forward
+            act(&mut t, br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            "forward"
         );
         assert_eq!(t.pending_len(), 0);
     }
@@ -259,13 +329,16 @@ mod tests {
         t.client_line(call("5", "x").as_bytes());
         // A server→client request with the same id is not an answer.
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":5,"method":"roots/list"}"#),
-            Action::Forward
+            act(&mut t, br#"{"jsonrpc":"2.0","id":5,"method":"roots/list"}"#),
+            "forward"
         );
         assert_eq!(t.pending_len(), 1);
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"no"}}"#),
-            Action::Forward
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"no"}}"#
+            ),
+            "forward"
         );
         assert_eq!(t.pending_len(), 0);
     }
@@ -287,8 +360,11 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"research","task":{"ttl":1000}}}"#,
         );
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1"}}}"#),
-            Action::TaskCreated("research".into())
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1"}}}"#
+            ),
+            "task research"
         );
         t.task_created("t-1".into(), "research".into());
         t.client_line(
@@ -298,12 +374,18 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"other"}}"#,
         );
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#),
-            Action::CallResult("research".into())
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#
+            ),
+            "call research"
         );
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#),
-            Action::Forward
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#
+            ),
+            "forward"
         );
     }
 
@@ -332,9 +414,10 @@ mod tests {
         );
         t.client_line(call("3", "c").as_bytes());
         assert_eq!(t.pending_len(), 3);
+        // Batched answers are routed like single ones.
         assert_eq!(
-            t.server_line(br#"[{"jsonrpc":"2.0","id":2,"result":{}}]"#),
-            Action::Forward
+            act(&mut t, br#"[{"jsonrpc":"2.0","id":2,"result":{}}]"#),
+            "call b"
         );
         let ids: Vec<Vec<u8>> = t.drain().into_iter().map(|p| p.raw_id).collect();
         assert_eq!(ids, vec![b"1".to_vec(), b"3".to_vec()]);
@@ -345,8 +428,11 @@ mod tests {
         let mut t = Tracker::default();
         t.client_line(br#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#);
         assert_eq!(
-            t.server_line(br#"{"jsonrpc":"2.0","id":"l","result":{"tools":[]}}"#),
-            Action::ToolList
+            act(
+                &mut t,
+                br#"{"jsonrpc":"2.0","id":"l","result":{"tools":[]}}"#
+            ),
+            "tools"
         );
     }
 }

@@ -20,6 +20,13 @@ use std::time::{Duration, Instant};
 const ROLE: &str = "PITH_MCP_TEST_ROLE";
 const GRACE_MS: &str = "PITH_MCP_TEST_GRACE_MS";
 const MAX_BYTES: &str = "PITH_MCP_TEST_MAX_BYTES";
+/// A budget for the proxy (none unless set, so that the other tests see
+/// every result whole).
+const BUDGET: &str = "PITH_MCP_TEST_BUDGET";
+/// Speak to this URL instead of running the command after `--`.
+const URL: &str = "PITH_MCP_TEST_URL";
+/// A `--header` for the URL.
+const HEADER: &str = "PITH_MCP_TEST_HEADER";
 /// Longest wait for any one answer or exit.
 const BOUND: Duration = Duration::from_secs(60);
 
@@ -50,6 +57,27 @@ fn main() {
         Trial::test("sigterm_to_pith_stops_the_server", sigterm_to_pith),
         Trial::test("task_results_are_rewritten", task_results),
         Trial::test("every_protocol_revision_passes", every_revision),
+        Trial::test("rewrites_keep_the_servers_bytes", rewrites_keep_bytes),
+        Trial::test(
+            "structured_content_is_dropped_by_default",
+            structured_dropped,
+        ),
+        Trial::test("pith_more_returns_every_row_once", pith_more_pages),
+        Trial::test("nothing_fits_is_a_tool_error", nothing_fits),
+        Trial::test(
+            "closing_stdin_with_a_call_pending_fails",
+            closed_with_pending,
+        ),
+        Trial::test("sigint_and_sighup_reach_the_server_as_such", same_signal),
+        Trial::test("batch_answers_are_rewritten", batches),
+        Trial::test("remote_session_headers_and_delete", remote_session),
+        Trial::test("remote_json_answers", remote_json),
+        Trial::test("remote_http_errors_answer_the_call", remote_status),
+        Trial::test("remote_stream_dropped_mid_answer", remote_drop),
+        Trial::test("remote_stream_resumed", remote_resumed),
+        Trial::test("remote_session_expiry_reopens", remote_expiry),
+        Trial::test("remote_legacy_http_sse", remote_legacy),
+        Trial::test("remote_unreachable", remote_unreachable),
     ];
     libtest_mimic::run(&args, trials).exit();
 }
@@ -66,6 +94,24 @@ fn proxy_role() -> i32 {
     }
     if let Some(n) = env_number(MAX_BYTES) {
         options.rewrite.max_bytes = n;
+    }
+    options.rewrite.budget = env_number(BUDGET);
+    if let Ok(url) = std::env::var(URL) {
+        let headers: Vec<String> = std::env::var(HEADER).into_iter().collect();
+        let remote = match pith_mcp::Remote::new(&url, &headers) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("pith: {e}");
+                return 2;
+            }
+        };
+        return match pith_mcp::run_remote(&remote, &options) {
+            Ok(code) => i32::from(code),
+            Err(e) => {
+                eprintln!("pith: {e}");
+                1
+            }
+        };
     }
     let Some((command, rest)) = args.split_first() else {
         eprintln!("proxy role: no server command");
@@ -144,8 +190,7 @@ fn non_json_line_is_forwarded() -> Result<(), libtest_mimic::Failed> {
     let v = parse_line(&s.recv().unwrap());
     assert_eq!(text_items(&v), vec![rows_value(30, "g")]);
     assert!(encodings(&v).iter().all(|e| e == "pith"), "still rewritten");
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     Ok(())
 }
 
@@ -155,8 +200,7 @@ fn fifty_mb_untouched() -> Result<(), libtest_mimic::Failed> {
     s.send(&call(1, "big", r#"{"bytes":52428800}"#));
     let line = s.recv().expect("the 50 MB answer");
     assert!(line.len() > 50 << 20);
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     let sent = std::fs::read(&log).unwrap();
     assert!(
         sent == line,
@@ -174,8 +218,7 @@ fn fifty_mb_rewritten() -> Result<(), libtest_mimic::Failed> {
     );
     s.send(&call(1, "big", r#"{"bytes":52428800}"#));
     let line = s.recv().expect("the 50 MB answer");
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     let sent = std::fs::read(&log).unwrap();
     let original = parse_line(&sent);
     let received = parse_line(&line);
@@ -244,8 +287,7 @@ fn ten_thousand_in_flight() -> Result<(), libtest_mimic::Failed> {
         rewritten > N / 3,
         "larger answers were rewritten ({rewritten})"
     );
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     assert!(started.elapsed() < BOUND);
     Ok(())
 }
@@ -255,8 +297,7 @@ fn client_closing_stdin() -> Result<(), libtest_mimic::Failed> {
     let mut s = Session::start(&["--pidfile", pidfile.to_str().unwrap()], &[]);
     s.initialize();
     let started = Instant::now();
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     assert!(
         started.elapsed() < Duration::from_secs(1),
         "no grace period needed"
@@ -315,8 +356,7 @@ fn exit_status_passes_through() -> Result<(), libtest_mimic::Failed> {
 fn stderr_passes_through() -> Result<(), libtest_mimic::Failed> {
     let mut s = Session::start(&["--stderr", "fake server says hello on stderr"], &[]);
     s.initialize();
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     let err = s.stderr();
     assert!(
         err.contains("fake server says hello on stderr\n"),
@@ -362,8 +402,7 @@ fn byte_identical() -> Result<(), libtest_mimic::Failed> {
     received.push(s.recv().unwrap());
     s.send(r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#);
     received.push(s.recv().unwrap());
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     only_rewritten(&log, &received, 4, "", |o, r| {
         assert_eq!(encodings(r), ["pith"]);
         assert_eq!(text_items(o), text_items(r));
@@ -503,13 +542,490 @@ fn task_results() -> Result<(), libtest_mimic::Failed> {
     // A task the proxy never saw created passes untouched.
     s.send(r#"{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"nope"}}"#);
     let unknown = s.recv().unwrap();
-    s.close();
-    assert!(s.wait().success());
+    s.finish();
     let sent = std::fs::read(&log).unwrap();
     let sent: Vec<&[u8]> = sent.split_inclusive(|&b| b == b'\n').collect();
     assert!(sent[1] == created, "the task itself passes untouched");
     assert!(sent[3] == unknown);
     drop(dir);
+    Ok(())
+}
+
+/// A rewritten line equals the server's outside the edited item: `1.0`,
+/// `1E2`, `\u00e9`, key order, spacing and unknown fields stay as written.
+fn rewrites_keep_bytes() -> Result<(), libtest_mimic::Failed> {
+    let (dir, log) = scratch("splice");
+    let mut s = Session::start(&["--log", log.to_str().unwrap()], &[]);
+    s.initialize();
+    let rows = pith::json::to_string(&Value::String(pith::json::to_string_pretty(
+        &rows_value(30, "s"),
+        2,
+    )));
+    let result = format!(
+        r#"{{"zeta" : 1.0, "content":[{{"text":{rows}, "type":"text", "x-unknown":[1E2,-0.0]}}],"structuredContent":{{"score":1.0,"big":1E2,"name":"café"}}, "_meta":{{"k":1.50}}}}"#
+    );
+    let args = format!(
+        r#"{{"result":{}}}"#,
+        pith::json::to_string(&Value::from(result.as_str()))
+    );
+    s.send(&call(2, "verbatim", &args));
+    let got = s.recv().unwrap();
+    s.finish();
+    let sent = std::fs::read(&log).unwrap();
+    let sent = sent
+        .split_inclusive(|&b| b == b'\n')
+        .nth(1)
+        .unwrap()
+        .to_vec();
+    let received = parse_line(&got);
+    let item = &received
+        .get("result")
+        .unwrap()
+        .get("content")
+        .unwrap()
+        .as_array()
+        .unwrap()[0];
+    let new_text = pith::json::to_string(item.get("text").unwrap());
+    let expected = String::from_utf8(sent)
+        .unwrap()
+        .replace(&rows, &new_text)
+        .replace(
+            r#""x-unknown":[1E2,-0.0]}"#,
+            r#""x-unknown":[1E2,-0.0],"_meta":{"pith/encoding":"pith"}}"#,
+        );
+    assert_eq!(String::from_utf8(got).unwrap(), expected);
+    drop(dir);
+    Ok(())
+}
+
+/// With default options, a structuredContent the text holds exactly goes
+/// (a client that shows structuredContent sees the shorter text), and the
+/// tool's outputSchema is held back from tools/list.
+fn structured_dropped() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&[], &[]);
+    s.initialize();
+    let text = pith::json::to_string_pretty(&rows_value(30, "d"), 2);
+    let result = format!(
+        r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{}}}"#,
+        pith::json::to_string(&Value::from(text.as_str())),
+        pith::json::to_string(&rows_value(30, "d"))
+    );
+    let args = format!(
+        r#"{{"result":{}}}"#,
+        pith::json::to_string(&Value::from(result.as_str()))
+    );
+    s.send(&call(2, "verbatim", &args));
+    let v = parse_line(&s.recv().unwrap());
+    let r = v.get("result").unwrap();
+    assert!(r.get("structuredContent").is_none(), "{v:?}");
+    assert_eq!(text_items(&v), vec![rows_value(30, "d")]);
+    s.finish();
+    Ok(())
+}
+
+/// `--budget 2000` on a 200-row result: following pith_more from the first
+/// receipt gives back all 200 rows once, in order, each page within 2,000
+/// tokens; tools/list names pith_more.
+fn pith_more_pages() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&[], &[(BUDGET, "2000")]);
+    s.initialize();
+    s.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    let tools = parse_line(&s.recv().unwrap());
+    let names: Vec<String> = tools
+        .get("result")
+        .unwrap()
+        .get("tools")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.get("name").and_then(Value::as_str).unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["rows", "echo", "big", "verbatim", "pith_more"]);
+    let o200k = pith::tokens::Tokenizer::get(pith::tokens::TokenizerKind::O200k);
+    // These rows are cheap in the notation (a constant, a template, two
+    // cells): 600 of them take several 2,000-token pages.
+    s.send(&call(2, "rows", r#"{"n":600,"tag":"p"}"#));
+    let mut message = parse_line(&s.recv().unwrap());
+    let mut ids = Vec::new();
+    for page in 0.. {
+        assert!(page < 100, "pages end");
+        let item = &message
+            .get("result")
+            .unwrap()
+            .get("content")
+            .unwrap()
+            .as_array()
+            .unwrap()[0];
+        let text = item.get("text").and_then(Value::as_str).unwrap();
+        assert!(
+            o200k.count(text) <= 2000,
+            "page {page}: {} tokens",
+            o200k.count(text)
+        );
+        let back = pith::select::decode(text.as_bytes(), &Default::default()).unwrap();
+        for row in back.get("result").and_then(Value::as_array).unwrap() {
+            ids.push(json(row.get("id").unwrap()));
+        }
+        let Some(cursor) = back
+            .get("result_omitted")
+            .and_then(|r| r.get("cursor"))
+            .and_then(Value::as_str)
+        else {
+            break;
+        };
+        assert!(
+            text.contains("pith_more"),
+            "the receipt names the tool: {text}"
+        );
+        s.send(&call(
+            100 + page,
+            "pith_more",
+            &format!(r#"{{"cursor":"{cursor}"}}"#),
+        ));
+        message = parse_line(&s.recv().unwrap());
+        assert_eq!(json(message.get("id").unwrap()), (100 + page).to_string());
+    }
+    let want: Vec<String> = (0..600).map(|i| i.to_string()).collect();
+    assert_eq!(ids, want, "every row once, in order");
+    // An unknown cursor is a tool error, not a protocol error.
+    s.send(&call(3, "pith_more", r#"{"cursor":"c-7-00000000"}"#));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(
+        v.get("result").and_then(|r| r.get("isError")),
+        Some(&Value::Bool(true))
+    );
+    s.finish();
+    Ok(())
+}
+
+/// A result no output within the budget holds: a short notice that sets
+/// isError and fits the budget.
+fn nothing_fits() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&[], &[(BUDGET, "200")]);
+    s.initialize();
+    let mut m = pith::Map::new();
+    for i in 0..300 {
+        m.insert(
+            format!("field{i}"),
+            Value::from(format!("the value of field {i}")),
+        );
+    }
+    let text = pith::json::to_string_pretty(&Value::Object(m), 2);
+    let args = format!(
+        r#"{{"text":{}}}"#,
+        pith::json::to_string(&Value::from(text.as_str()))
+    );
+    s.send(&call(2, "echo", &args));
+    let v = parse_line(&s.recv().unwrap());
+    let r = v.get("result").unwrap();
+    assert_eq!(r.get("isError"), Some(&Value::Bool(true)), "{v:?}");
+    let notice = r.get("content").unwrap().as_array().unwrap()[0]
+        .get("text")
+        .and_then(Value::as_str)
+        .unwrap();
+    let o200k = pith::tokens::Tokenizer::get(pith::tokens::TokenizerKind::O200k);
+    assert!(o200k.count(notice) <= 200, "{notice}");
+    assert!(
+        notice.contains("pith_more") && !notice.contains("--budget"),
+        "{notice}"
+    );
+    s.finish();
+    Ok(())
+}
+
+/// The client closes stdin while a call is pending: the call gets an error
+/// and pith exits non-zero.
+fn closed_with_pending() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--hold", "2"], &[]);
+    s.initialize();
+    s.send(&call(5, "rows", r#"{"n":3}"#));
+    s.close();
+    let v = parse_line(&s.recv().expect("an error for the pending call"));
+    assert_eq!(json(v.get("id").unwrap()), "5");
+    assert!(v.get("error").is_some());
+    assert_eq!(s.wait().code(), Some(1));
+    Ok(())
+}
+
+/// SIGINT and SIGHUP sent to pith reach the server as the same signal.
+fn same_signal() -> Result<(), libtest_mimic::Failed> {
+    for sig in ["INT", "HUP"] {
+        let (dir, file) = scratch(&format!("signal-{sig}"));
+        let mut s = Session::start(
+            &["--ignore-eof", "--signal-log", file.to_str().unwrap()],
+            &[(GRACE_MS, "10000")],
+        );
+        s.initialize();
+        let sent = Command::new("kill")
+            .args([format!("-{sig}"), s.proxy.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        assert_eq!(s.wait().code(), Some(0));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), format!("SIG{sig}"));
+        drop(dir);
+    }
+    Ok(())
+}
+
+/// A batch of answers: each tool result in it is rewritten.
+fn batches() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--batch"], &[]);
+    s.initialize();
+    s.send(&format!(
+        "[{},{},{}]",
+        call(1, "rows", r#"{"n":20,"tag":"a"}"#),
+        call(2, "echo", r#"{"text":"hello"}"#),
+        call(3, "rows", r#"{"n":25,"tag":"b"}"#)
+    ));
+    let v = parse_line(&s.recv().unwrap());
+    let answers = v.as_array().expect("one batch of answers");
+    assert_eq!(answers.len(), 3);
+    assert_eq!(encodings(&answers[0]), ["pith"]);
+    assert_eq!(text_items(&answers[0]), vec![rows_value(20, "a")]);
+    assert!(encodings(&answers[1]).is_empty());
+    assert_eq!(text_items(&answers[2]), vec![rows_value(25, "b")]);
+    s.finish();
+    Ok(())
+}
+
+/// A fake HTTP MCP server (`tests/support/http-server.mjs`) and its port.
+struct HttpServer {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+    _dir: ScratchDir,
+}
+
+impl HttpServer {
+    fn start(name: &str, flags: &[&str]) -> HttpServer {
+        let (dir, log) = scratch(&format!("http-{name}"));
+        let mut child = Command::new(node())
+            .arg(support().join("http-server.mjs"))
+            .args(flags)
+            .arg("--log")
+            .arg(&log)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("starting the HTTP server");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().expect("the server's port");
+        HttpServer {
+            child,
+            port,
+            log,
+            _dir: dir,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// The requests it got: `METHOD path session version x-token`.
+    fn requests(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn remote(server: &HttpServer, path: &str, env: &[(&str, &str)]) -> Session {
+    let url = server.url(path);
+    let mut all = vec![(URL, url.as_str())];
+    all.extend_from_slice(env);
+    Session::start_with(&[], &all, false)
+}
+
+/// Session ids and the protocol version go with every request after
+/// initialize, headers read the environment, and the session ends with DELETE.
+fn remote_session() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("session", &[]);
+    let mut s = remote(
+        &server,
+        "/mcp",
+        &[
+            (HEADER, "X-Token: t-${PITH_FAULTS_SECRET}"),
+            ("PITH_FAULTS_SECRET", "42"),
+        ],
+    );
+    s.initialize();
+    s.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    s.send(&call(2, "rows", r#"{"n":30,"tag":"h"}"#));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(encodings(&v), ["pith"], "rewritten as over stdio");
+    assert_eq!(text_items(&v), vec![rows_value(30, "h")]);
+    s.finish();
+    let reqs = server.requests();
+    assert!(reqs[0].starts_with("POST /mcp - - t-42"), "{reqs:?}");
+    assert!(
+        reqs.iter().any(|r| r == "POST /mcp s-1 2025-06-18 t-42"),
+        "{reqs:?}"
+    );
+    assert!(
+        reqs.iter().any(|r| r.starts_with("GET /mcp s-1")),
+        "the GET stream: {reqs:?}"
+    );
+    assert_eq!(
+        reqs.last().unwrap(),
+        "DELETE /mcp s-1 2025-06-18 t-42",
+        "{reqs:?}"
+    );
+    Ok(())
+}
+
+fn remote_json() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("json", &["--json"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", r#"{"n":25,"tag":"j"}"#));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(text_items(&v), vec![rows_value(25, "j")]);
+    s.finish();
+    Ok(())
+}
+
+/// An HTTP error for a call answers that call with a JSON-RPC error; the
+/// session goes on.
+fn remote_status() -> Result<(), libtest_mimic::Failed> {
+    for status in ["500", "403"] {
+        let server = HttpServer::start(&format!("status-{status}"), &["--status", status]);
+        let mut s = remote(&server, "/mcp", &[]);
+        s.initialize();
+        s.send(&call(2, "rows", "{}"));
+        let v = parse_line(&s.recv().unwrap());
+        let msg = v
+            .get("error")
+            .and_then(|e| e.get("message"))
+            .and_then(Value::as_str)
+            .unwrap();
+        assert!(
+            msg.contains(&format!("HTTP {status}")) && msg.contains("injected failure"),
+            "{msg}"
+        );
+        s.send(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+        let v = parse_line(&s.recv().unwrap());
+        assert!(v.get("result").is_some());
+        s.finish();
+    }
+    Ok(())
+}
+
+/// The stream of an answer breaks before the answer: the call gets an
+/// error, what came before it is delivered.
+fn remote_drop() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("drop", &["--drop"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", "{}"));
+    let note = parse_line(&s.recv().unwrap());
+    assert_eq!(
+        note.get("method").and_then(Value::as_str),
+        Some("notifications/message")
+    );
+    let v = parse_line(&s.recv().unwrap());
+    let msg = v
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .unwrap();
+    assert!(msg.contains("closed the stream before answering"), "{msg}");
+    s.finish();
+    Ok(())
+}
+
+/// A broken stream whose events are numbered is resumed with Last-Event-ID.
+fn remote_resumed() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("resume", &["--drop", "--resumable"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", r#"{"n":20,"tag":"r"}"#));
+    let _note = s.recv().unwrap();
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(text_items(&v), vec![rows_value(20, "r")]);
+    s.finish();
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("GET /mcp s-1"))
+    );
+    Ok(())
+}
+
+/// The server forgets the session: pith opens it again with the client's
+/// initialize and sends the call again; the client sees one answer.
+fn remote_expiry() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("expire", &["--expire", "1"]);
+    let mut s = remote(&server, "/mcp", &[]);
+    s.initialize();
+    s.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    s.send(&call(2, "rows", r#"{"n":3,"tag":"e"}"#));
+    s.send(&call(3, "rows", r#"{"n":4,"tag":"e"}"#));
+    let mut ids: Vec<String> = (0..2)
+        .map(|_| json(parse_line(&s.recv().unwrap()).get("id").unwrap()))
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["2", "3"]);
+    s.finish();
+    let reqs = server.requests();
+    assert!(
+        reqs.iter().any(|r| r.starts_with("POST /mcp s-2")),
+        "a second session: {reqs:?}"
+    );
+    Ok(())
+}
+
+fn remote_legacy() -> Result<(), libtest_mimic::Failed> {
+    let server = HttpServer::start("legacy", &["--legacy"]);
+    let mut s = remote(&server, "/sse", &[]);
+    s.initialize();
+    s.send(&call(2, "rows", r#"{"n":30,"tag":"l"}"#));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(encodings(&v), ["pith"]);
+    assert_eq!(text_items(&v), vec![rows_value(30, "l")]);
+    s.finish();
+    let reqs = server.requests();
+    assert!(
+        reqs.iter()
+            .any(|r| r.starts_with("POST /messages?sessionId=legacy-1")),
+        "{reqs:?}"
+    );
+    Ok(())
+}
+
+fn remote_unreachable() -> Result<(), libtest_mimic::Failed> {
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mut s = Session::start_with(&[], &[(URL, &url)], false);
+    s.send(&initialize(1));
+    let v = parse_line(&s.recv().unwrap());
+    let msg = v
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .unwrap();
+    assert!(msg.starts_with(&format!("cannot reach {url}")), "{msg}");
+    s.finish();
     Ok(())
 }
 
@@ -525,12 +1041,18 @@ struct Session {
 
 impl Session {
     fn start(server_flags: &[&str], env: &[(&str, &str)]) -> Session {
+        Session::start_with(server_flags, env, true)
+    }
+
+    /// With `stdio`, the proxy runs the fake stdio server; else the
+    /// environment names its URL.
+    fn start_with(server_flags: &[&str], env: &[(&str, &str)], stdio: bool) -> Session {
         let mut command = Command::new(std::env::current_exe().unwrap());
+        command.env(ROLE, "proxy").arg("--");
+        if stdio {
+            command.arg(node()).arg(support().join("fake-server.mjs"));
+        }
         command
-            .env(ROLE, "proxy")
-            .arg("--")
-            .arg(node())
-            .arg(support().join("fake-server.mjs"))
             .args(server_flags)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -608,6 +1130,13 @@ impl Session {
 
     fn close(&mut self) {
         self.stdin = None;
+    }
+
+    /// Closes stdin and expects a clean exit.
+    fn finish(&mut self) {
+        self.close();
+        let status = self.wait();
+        assert!(status.success(), "{status}");
     }
 
     fn wait(&mut self) -> ExitStatus {

@@ -1,5 +1,4 @@
 use super::*;
-use crate::policy::ToolFilter;
 
 fn opts() -> RewriteOptions {
     RewriteOptions::default()
@@ -138,158 +137,6 @@ fn bytes4_counts_too() {
     assert_eq!(r.tokens_before, records(20).len().div_ceil(4));
 }
 
-fn result_of(json: &str) -> Map {
-    match parse(json) {
-        Value::Object(m) => m,
-        _ => panic!("not an object"),
-    }
-}
-
-fn options(structured: Structured) -> Options {
-    Options {
-        structured,
-        ..Options::default()
-    }
-}
-
-#[test]
-fn call_results_rewrite_text_items_only() {
-    let big = pith::json::to_string(&Value::String(records(20)));
-    let mut r = result_of(&format!(
-        r#"{{"content":[
-            {{"type":"text","text":{big}}},
-            {{"type":"text","text":"plain words"}},
-            {{"type":"image","data":"AAAA","mimeType":"image/png"}},
-            {{"type":"resource","resource":{{"uri":"file:///a.json","text":{big}}}}},
-            {{"type":"text","text":{big},"_meta":{{"x":1}},"annotations":{{"priority":1}}}},
-            {{"type":"text","text":{big},"_meta":"not an object"}},
-            {{"type":"future","text":{big}}}
-        ],"extra":{{"kept":true}}}}"#
-    ));
-    let before = r.clone();
-    assert!(rewrite_call_result(&mut r, &Options::default()));
-    let items = r.get("content").and_then(Value::as_array).unwrap();
-    let old = before.get("content").and_then(Value::as_array).unwrap();
-    let marked: Vec<bool> = items
-        .iter()
-        .map(|i| {
-            i.get("_meta")
-                .and_then(|m| m.get(ENCODING_META_KEY))
-                .is_some()
-        })
-        .collect();
-    assert_eq!(marked, [true, false, false, false, true, false, false]);
-    for i in [1, 2, 3, 5, 6] {
-        assert_eq!(items[i], old[i], "item {i} must be untouched");
-    }
-    // Existing _meta members and other fields stay, in order.
-    let m = items[4].get("_meta").and_then(Value::as_object).unwrap();
-    assert_eq!(m.keys().collect::<Vec<_>>(), ["x", ENCODING_META_KEY]);
-    assert!(items[4].get("annotations").is_some());
-    assert_eq!(r.get("extra"), before.get("extra"));
-}
-
-#[test]
-fn error_results_are_left_alone_unless_asked() {
-    let big = pith::json::to_string(&Value::String(records(20)));
-    let json = format!(r#"{{"content":[{{"type":"text","text":{big}}}],"isError":true}}"#);
-    let mut r = result_of(&json);
-    assert!(!rewrite_call_result(&mut r, &Options::default()));
-    let asked = Options {
-        rewrite_errors: true,
-        ..Options::default()
-    };
-    assert!(rewrite_call_result(&mut r, &asked));
-}
-
-#[test]
-fn structured_content_is_dropped_only_when_equivalent() {
-    let text = records(20);
-    let value = parse(&text);
-    let text_json = pith::json::to_string(&Value::String(text.clone()));
-    let same = pith::json::to_string(&value);
-    let json = format!(
-        r#"{{"content":[{{"type":"text","text":{text_json}}}],"structuredContent":{{"rows":{same}}}}}"#
-    );
-
-    // Different value (wrapped in "rows"): kept in both modes.
-    let mut r = result_of(&json);
-    assert!(rewrite_call_result(
-        &mut r,
-        &options(Structured::DropIfEquivalent)
-    ));
-    assert!(r.get("structuredContent").is_some());
-
-    // The same value as the text: kept by default, dropped on request.
-    let json = format!(
-        r#"{{"content":[{{"type":"text","text":{text_json}}}],"structuredContent":{same}}}"#
-    );
-    let mut r = result_of(&json);
-    assert!(rewrite_call_result(&mut r, &options(Structured::Keep)));
-    assert!(r.get("structuredContent").is_some());
-    let mut r = result_of(&json);
-    assert!(rewrite_call_result(
-        &mut r,
-        &options(Structured::DropIfEquivalent)
-    ));
-    assert!(r.get("structuredContent").is_none());
-    assert_eq!(
-        r.get("_meta").and_then(|m| m.get(STRUCTURED_META_KEY)),
-        Some(&Value::from("dropped"))
-    );
-    // The text that stays decodes to what structuredContent was.
-    let item = &r.get("content").and_then(Value::as_array).unwrap()[0];
-    let new_text = item.get("text").and_then(Value::as_str).unwrap();
-    assert!(reads_back(new_text, &value));
-
-    // Small equivalent results lose structuredContent without a rewrite.
-    let mut r = result_of(
-        r#"{"content":[{"type":"text","text":"{\"t\":33}"}],"structuredContent":{"t":33}}"#,
-    );
-    assert!(rewrite_call_result(
-        &mut r,
-        &options(Structured::DropIfEquivalent)
-    ));
-    assert!(r.get("structuredContent").is_none());
-    // A key order that differs is a different value to pith: kept.
-    let mut r = result_of(
-        r#"{"content":[{"type":"text","text":"{\"a\":1,\"b\":2}"}],"structuredContent":{"b":2,"a":1}}"#,
-    );
-    assert!(!rewrite_call_result(
-        &mut r,
-        &options(Structured::DropIfEquivalent)
-    ));
-}
-
-#[test]
-fn output_schemas_go_only_for_rewritten_tools() {
-    let mut r = result_of(
-        r#"{"tools":[
-            {"name":"read_graph","inputSchema":{},"outputSchema":{"type":"object"}},
-            {"name":"read_file","inputSchema":{},"outputSchema":{"type":"object"}},
-            {"name":"echo","inputSchema":{}}
-        ],"nextCursor":"c"}"#,
-    );
-    assert!(strip_output_schemas(&mut r, &ToolFilter::default()));
-    let tools = r.get("tools").and_then(Value::as_array).unwrap();
-    assert!(tools[0].get("outputSchema").is_none());
-    assert!(tools[1].get("outputSchema").is_some());
-    assert!(!strip_output_schemas(&mut r, &ToolFilter::default()));
-}
-
-#[test]
-fn whole_messages_keep_their_other_members_and_terminator() {
-    let line = b"{\"jsonrpc\":\"2.0\",\"id\":1.0,\"result\":{\"n\":9007199254740993,\"s\":\"\\u00e9\"},\"z\":[]}\r\n";
-    let out = rewrite_result(line, |r| r.insert("added", Value::Null).is_none()).unwrap();
-    assert_eq!(
-        std::str::from_utf8(&out).unwrap(),
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"n\":9007199254740993,\"s\":\"é\",\"added\":null},\"z\":[]}\r\n"
-    );
-    assert_eq!(rewrite_result(line, |_| false), None);
-    assert_eq!(rewrite_result(b"{\"result\":[]}\n", |_| true), None);
-    assert_eq!(rewrite_result(b"not json\n", |_| true), None);
-}
-
 mod properties {
     use super::*;
     use proptest::prelude::*;
@@ -409,7 +256,7 @@ fn a_budget_cuts_rows_with_receipts_and_leaves_small_texts_alone() {
         ..opts()
     };
     let r = rewrite_text(&text, &tiny).expect("a notice");
-    assert_eq!(r.cut, Some(Cut::Exceeded));
+    assert!(matches!(r.cut, Some(Cut::Exceeded { .. })));
     assert!(r.text.contains("output_budget_exceeded"), "{}", r.text);
 }
 
@@ -442,7 +289,7 @@ fn a_cut_text_is_named_by_the_notation_it_is_written_in() {
         ..opts()
     };
     let notice = rewrite_text(&text, &tiny).expect("a notice");
-    assert_eq!(notice.cut, Some(Cut::Exceeded));
+    assert!(matches!(notice.cut, Some(Cut::Exceeded { .. })));
     // The notice is one small object, cheapest as compact JSON.
     assert!(notice.text.starts_with('{'), "{}", notice.text);
     assert_eq!(notice.encoding, Encoding::Json);

@@ -5,7 +5,7 @@
 //
 //   node e2e-client.mjs CONFIG_JSON
 //
-// CONFIG_JSON: {"scenario": "memory"|"filesystem"|"everything",
+// CONFIG_JSON: {"scenario": "memory"|"filesystem"|"everything"|"python",
 //               "command": [...], "env": {...}, "log": PREFIX, "root": DIR}
 //
 // The transport is a stdio transport of its own that records every byte
@@ -190,6 +190,16 @@ const scenarios = {
     await call("move_file", { source: `${r}/new.txt`, destination: `${r}/made/new.txt` });
     await call("directory_tree", { path: r });
     await call("read_text_file", { path: `${r}/missing.txt` });
+  },
+
+  // py_server.py (the official Python SDK's MCPServer): every tool declares
+  // an outputSchema, which this client validates structuredContent against.
+  async python() {
+    await call("list_issues", { count: 40 });
+    await call("search_issues", { query: "parser", count: 30 });
+    await call("count_issues");
+    await call("describe", { name: "pith" });
+    await call("list_issues", { count: 60 });
   },
 
   async everything() {

@@ -6,6 +6,8 @@
 //   rows {n, tag}   pretty-printed JSON array of n uniform records (rewritable)
 //   echo {text}     the text as is
 //   big {bytes}     a JSON array of records at least `bytes` long, compact
+//   verbatim {result}  the JSON text `result`, written as the result byte
+//                   for byte (numbers, escapes and key order as given)
 //
 // Flags:
 //   --log FILE            append every line written to stdout to FILE
@@ -22,6 +24,9 @@
 //   --ignore-term         ignore SIGTERM
 //   --orphan FILE         start a process that keeps stdout open for 30 s
 //                         after this one exits; its pid goes to FILE
+//   --signal-log FILE     on SIGINT, SIGHUP or SIGTERM, write the signal's
+//                         name to FILE and exit 0
+//   --batch               answer a batch of requests with one batch
 //
 // A tools/call with a `task` parameter is answered with a task; tasks/result
 // then answers with the call's result.
@@ -42,6 +47,14 @@ const dieAfter = Number(value("--die-after") ?? 0);
 const exitAfter = Number(value("--exit-after") ?? 0);
 const exitCode = Number(value("--exit-code") ?? 0);
 
+if (value("--signal-log")) {
+  for (const sig of ["SIGINT", "SIGHUP", "SIGTERM"]) {
+    process.on(sig, () => {
+      fs.writeFileSync(value("--signal-log"), sig);
+      process.exit(0);
+    });
+  }
+}
 if (value("--pidfile")) fs.writeFileSync(value("--pidfile"), String(process.pid));
 if (value("--stderr")) process.stderr.write(value("--stderr") + "\n");
 if (flag("--ignore-term")) process.on("SIGTERM", () => {});
@@ -70,9 +83,18 @@ function send(text) {
   }
 }
 
+let batchOut = null;
 function answer(id, result) {
   if (flag("--garbage")) send("this line is not JSON {");
-  send(JSON.stringify({ jsonrpc: "2.0", id, result }));
+  if (result && result.__verbatim !== undefined) {
+    const line = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.__verbatim}}`;
+    if (batchOut) batchOut.push(line);
+    else send(line);
+    return;
+  }
+  const line = JSON.stringify({ jsonrpc: "2.0", id, result });
+  if (batchOut) batchOut.push(line);
+  else send(line);
 }
 
 function rows(n, tag) {
@@ -88,6 +110,8 @@ function callResult(params) {
   switch (params.name) {
     case "rows":
       return { content: [{ type: "text", text: JSON.stringify(rows(args.n ?? 10, args.tag ?? ""), null, 2) }] };
+    case "verbatim":
+      return { __verbatim: String(args.result) };
     case "echo":
       return { content: [{ type: "text", text: String(args.text ?? "") }] };
     case "big": {
@@ -129,7 +153,7 @@ function onMessage(msg) {
     });
   } else if (msg.method === "tools/list") {
     answer(msg.id, {
-      tools: ["rows", "echo", "big"].map((name) => ({ name, inputSchema: { type: "object" } })),
+      tools: ["rows", "echo", "big", "verbatim"].map((name) => ({ name, inputSchema: { type: "object" } })),
     });
   } else if (msg.method === "tools/call" && msg.params?.task) {
     const taskId = `task-${msg.id}`;
@@ -168,6 +192,14 @@ rl.on("line", (line) => {
   try {
     msg = JSON.parse(line);
   } catch {
+    return;
+  }
+  if (Array.isArray(msg) && flag("--batch")) {
+    batchOut = [];
+    for (const m of msg) onMessage(m);
+    const lines = batchOut;
+    batchOut = null;
+    if (lines.length > 0) send("[" + lines.join(",") + "]");
     return;
   }
   for (const m of Array.isArray(msg) ? msg : [msg]) onMessage(m);

@@ -1,0 +1,378 @@
+//! The edit of one `tools/call` result (a `CallToolResult`), spliced into
+//! the server's bytes: rewritten text items, the `structuredContent`
+//! policy, budgets and their `output_budget_exceeded` notice.
+//!
+//! Only the edited content items, `_meta` objects, `structuredContent`
+//! (when dropped) and `isError` (set by the notice) change; every other
+//! byte is the server's.
+
+use crate::envelope::{Span, Splice, elements, find, members, string_value};
+use crate::policy::Structured;
+use crate::rewrite::{
+    BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, Rewritten, STRUCTURED_KEY_META_KEY,
+    STRUCTURED_META_KEY, exceeded_notice, parse_structured, rewrite_value,
+};
+use crate::state::State;
+use pith::Value;
+use pith::tokens::Tokenizer;
+use std::ops::Range;
+use std::sync::Arc;
+
+/// The `_meta` key of a text item that stands for several content items
+/// of the server's (one per element of the list it holds).
+pub const JOINED_META_KEY: &str = "pith/joined";
+
+/// What the edit of one result found and did, for the ledger (no content).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Record {
+    /// The notation of the first rewritten text, if any was rewritten.
+    pub form: Option<Encoding>,
+    /// Tokens of the text items, as the server wrote them and as sent on.
+    pub text_before: usize,
+    pub text_after: usize,
+    /// Tokens of `structuredContent` as the server wrote it (0 if none),
+    /// and as sent on (0 once dropped).
+    pub structured_before: usize,
+    pub structured_after: usize,
+    /// Whether a budget cut a text (`cut` or `exceeded`).
+    pub cut: Option<&'static str>,
+    /// Whether the edit changed the tool's `outputSchema` decision, so
+    /// the client should list the tools again.
+    pub list_changed: bool,
+}
+
+/// One content item of the result.
+struct Item {
+    range: Range<usize>,
+    spans: Vec<Span>,
+    close: usize,
+    text: Option<Text>,
+}
+
+struct Text {
+    /// Span of the `text` member's value.
+    value: Range<usize>,
+    string: String,
+    /// Its JSON value, when it is JSON a rewrite is for.
+    parsed: Option<Value>,
+    tokens: usize,
+    /// `Some(None)`: no `_meta`; `Some(Some(..))`: an object `_meta`;
+    /// `None`: a `_meta` that is not an object (the item is left alone).
+    meta: Option<Option<(Vec<Span>, usize)>>,
+}
+
+/// How `structuredContent` relates to the text items.
+enum Holds {
+    /// No text item holds it.
+    No,
+    /// Item `i`'s text is exactly its value.
+    Same,
+    /// It is an object of one member, `{"K": X}`, and an item's text is
+    /// exactly `X` (a wrapped value: the Python SDK writes a returned
+    /// number or list under `result`, TypeScript servers wrap arrays so).
+    Member(String),
+    /// It is `{"K": [x1, …, xn]}`, n ≥ 2, and the content is n text items,
+    /// item i exactly xi (the Python SDK writes a returned list so). The
+    /// items are then replaced by one text of the structured value.
+    Joined(String),
+}
+
+/// Edits the result whose value spans `result` in `line`, a result of
+/// `tool`, into `splice`; `None` when it is not a `CallToolResult` object
+/// the proxy may touch.
+pub(crate) fn edit(
+    line: &[u8],
+    result: Range<usize>,
+    tool: &str,
+    state: &State,
+    splice: &mut Splice,
+) -> Option<Record> {
+    let opts = &state.options;
+    if line.get(result.start) != Some(&b'{') {
+        return None;
+    }
+    let (spans, end) = members(line, result.start)?;
+    let close = end - 1;
+    let is_error = find(line, &spans, "isError").is_some_and(|s| &line[s.value.clone()] == b"true");
+    if is_error && !opts.rewrite_errors {
+        return None;
+    }
+    let tokenizer = Tokenizer::get(opts.rewrite.tokenizer);
+    let content = find(line, &spans, "content")?;
+    let (ranges, _) = elements(line, content.value.start)?;
+    let mut items: Vec<Item> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        items.push(item(line, range, opts.rewrite.max_bytes, tokenizer)?);
+    }
+    let mut record = Record {
+        text_before: items
+            .iter()
+            .filter_map(|i| i.text.as_ref())
+            .map(|t| t.tokens)
+            .sum(),
+        ..Record::default()
+    };
+
+    let structured = spans
+        .iter()
+        .position(|s| crate::envelope::key_is(&line[s.key.clone()], "structuredContent"));
+    let mut drop_structured = false;
+    let mut holds = Holds::No;
+    let mut structured_value = None;
+    if let Some(si) = structured {
+        let raw = &line[spans[si].value.clone()];
+        record.structured_before = tokenizer.count(&String::from_utf8_lossy(raw));
+        record.structured_after = record.structured_before;
+        if opts.structured == Structured::DropIfEquivalent && !is_error {
+            structured_value = pith::json::parse_bytes(raw).ok();
+            holds = structured_value
+                .as_ref()
+                .map_or(Holds::No, |v| relation(v, &items));
+            let mut schemas = state.schemas();
+            match holds {
+                Holds::No => record.list_changed = schemas.keep(tool),
+                _ => drop_structured = schemas.may_drop(tool),
+            }
+        }
+    }
+
+    let mut joined_done = false;
+    if matches!(holds, Holds::Joined(_)) && drop_structured {
+        // The structured value itself, `{"K": [...]}`: its list has a key,
+        // so it can be a table with its metadata beside it.
+        let list = structured_value.clone().unwrap_or(Value::Null);
+        let n = items.len();
+        let first = items[0].range.start;
+        let last = items[n - 1].range.end;
+        let rewritten = rewrite_value(&list, record.text_before, &opts.rewrite)
+            // One text is worth it when it is no longer than what a client
+            // that shows structuredContent reads now.
+            .filter(|r| r.cut.is_some() || r.tokens_after <= record.structured_before);
+        if let Some(r) = rewritten {
+            {
+                let mut extra = format!(r#","{JOINED_META_KEY}":{n}"#);
+                let text = finish(&r, &list, tool, state, &mut record, &mut extra);
+                let mut bytes = Vec::with_capacity(text.len() + 96);
+                bytes.extend_from_slice(br#"{"type":"text","text":"#);
+                pith::json::write_str_into(&text, &mut bytes);
+                bytes.extend_from_slice(
+                    format!(
+                        r#","_meta":{{"{ENCODING_META_KEY}":"{}"{extra}}}}}"#,
+                        r.encoding.name()
+                    )
+                    .as_bytes(),
+                );
+                splice.replace(first..last, bytes);
+                record.form = Some(r.encoding);
+                record.text_after = record_tokens(&r, &text, tokenizer);
+                joined_done = true;
+            }
+        }
+    }
+    if !joined_done {
+        record.text_after = record.text_before;
+        for item in &items {
+            let Some(t) = &item.text else { continue };
+            let (Some(value), Some(meta)) = (&t.parsed, &t.meta) else {
+                continue;
+            };
+            let Some(r) = rewrite_value(value, t.tokens, &opts.rewrite) else {
+                continue;
+            };
+            let mut extra = String::new();
+            let text = finish(&r, value, tool, state, &mut record, &mut extra);
+            record.text_after = record.text_after - t.tokens + record_tokens(&r, &text, tokenizer);
+            record.form.get_or_insert(r.encoding);
+            let mut token = Vec::with_capacity(text.len() + 2);
+            pith::json::write_str_into(&text, &mut token);
+            splice.replace(t.value.clone(), token);
+            let marks = format!(r#""{ENCODING_META_KEY}":"{}"{extra}"#, r.encoding.name());
+            match meta {
+                Some((meta_spans, meta_close)) => {
+                    splice.add_member(meta_spans, *meta_close, marks.as_bytes());
+                }
+                None => {
+                    splice.add_member(
+                        &item.spans,
+                        item.close,
+                        format!(r#""_meta":{{{marks}}}"#).as_bytes(),
+                    );
+                }
+            }
+        }
+    }
+
+    // Dropped only when the text left is no longer than what a client that
+    // shows structuredContent would read instead (a small pretty-printed
+    // text may be longer than compact structuredContent), or is a cut.
+    drop_structured &=
+        joined_done || record.cut.is_some() || record.text_after <= record.structured_before;
+    if drop_structured && let Some(si) = structured {
+        let (mark, key) = match &holds {
+            Holds::Member(k) => ("dropped", Some(k)),
+            Holds::Joined(_) if joined_done => ("dropped", None),
+            Holds::Joined(k) => ("items", Some(k)),
+            Holds::Same | Holds::No => ("dropped", None),
+        };
+        splice.remove_member(&spans, si);
+        record.structured_after = 0;
+        let mut marks = format!(r#""{STRUCTURED_META_KEY}":"{mark}""#);
+        if let Some(k) = key {
+            marks.push_str(&format!(r#","{STRUCTURED_KEY_META_KEY}":"#));
+            marks.push_str(&pith::json::to_string(&Value::from(k.as_str())));
+        }
+        match find(line, &spans, "_meta") {
+            Some(m) if line.get(m.value.start) == Some(&b'{') => {
+                let (meta_spans, meta_end) = members(line, m.value.start)?;
+                splice.add_member(&meta_spans, meta_end - 1, marks.as_bytes());
+            }
+            Some(_) => {}
+            None => splice.add_member(&spans, close, format!(r#""_meta":{{{marks}}}"#).as_bytes()),
+        }
+    }
+    if record.cut == Some("exceeded") {
+        // The notice stands in for the whole value: the result says so.
+        match find(line, &spans, "isError") {
+            Some(s) => splice.replace(s.value.clone(), b"true".to_vec()),
+            None => splice.add_member(&spans, close, br#""isError":true"#),
+        }
+    }
+    Some(record)
+}
+
+/// The text of a rewrite as sent: for a cut, the value is kept for
+/// `pith_more` and the receipts' cursors registered, and the notice of a
+/// value no budget holds names the cursor that returns it; `extra` gets
+/// the `_meta` members that mark the cut.
+fn finish(
+    r: &Rewritten,
+    value: &Value,
+    tool: &str,
+    state: &State,
+    record: &mut Record,
+    extra: &mut String,
+) -> String {
+    let Some(cut) = r.cut else {
+        return r.text.clone();
+    };
+    extra.push_str(&format!(r#","{BUDGET_META_KEY}":"{}""#, cut.name()));
+    record.cut = Some(cut.name());
+    let bytes = approximate_size(value);
+    let mut store = state.store();
+    let id = store.keep(tool, Arc::new(value.clone()), bytes);
+    match cut {
+        Cut::Rows { .. } => {
+            store.cursors(id, &r.cursors);
+            r.text.clone()
+        }
+        Cut::Exceeded { minimum, unbounded } => {
+            let token = store.minimum(id, None, minimum);
+            exceeded_notice(&state.options.rewrite, minimum, unbounded, Some(&token))
+        }
+    }
+}
+
+fn record_tokens(r: &Rewritten, text: &str, tokenizer: &Tokenizer) -> usize {
+    match r.cut {
+        Some(Cut::Exceeded { .. }) => tokenizer.count(text),
+        _ => r.tokens_after,
+    }
+}
+
+/// The length of a value's compact JSON, for the store's bound.
+fn approximate_size(v: &Value) -> usize {
+    pith::json::to_string(v).len()
+}
+
+fn item(line: &[u8], range: Range<usize>, max_bytes: usize, tokenizer: &Tokenizer) -> Option<Item> {
+    if line.get(range.start) != Some(&b'{') {
+        return Some(Item {
+            range,
+            spans: Vec::new(),
+            close: 0,
+            text: None,
+        });
+    }
+    let (spans, end) = members(line, range.start)?;
+    let is_text = find(line, &spans, "type")
+        .and_then(|s| string_value(&line[s.value.clone()]))
+        .is_some_and(|t| t == "text");
+    let text = match find(line, &spans, "text") {
+        // A text over the size bound is not even unescaped.
+        Some(s) if is_text && s.value.len() <= max_bytes.saturating_add(2) => {
+            string_value(&line[s.value.clone()]).map(|string| {
+                let meta = match find(line, &spans, "_meta") {
+                    None => Some(None),
+                    Some(m) if line.get(m.value.start) == Some(&b'{') => {
+                        members(line, m.value.start).map(|(sp, e)| Some((sp, e - 1)))
+                    }
+                    Some(_) => None,
+                };
+                Text {
+                    value: s.value.clone(),
+                    parsed: parse_structured(&string, max_bytes),
+                    tokens: tokenizer.count(&string),
+                    string,
+                    meta,
+                }
+            })
+        }
+        _ => None,
+    };
+    Some(Item {
+        range,
+        spans,
+        close: end - 1,
+        text,
+    })
+}
+
+/// How `structured` relates to the content items.
+fn relation(structured: &Value, items: &[Item]) -> Holds {
+    let holds_value = |want: &Value| {
+        items
+            .iter()
+            .filter_map(|i| i.text.as_ref())
+            .any(|t| text_is(t, want))
+    };
+    if holds_value(structured) {
+        return Holds::Same;
+    }
+    let Some(m) = structured.as_object() else {
+        return Holds::No;
+    };
+    let Some((key, inner)) = m.get_index(0).filter(|_| m.len() == 1) else {
+        return Holds::No;
+    };
+    if let Value::Array(list) = inner
+        && list.len() >= 2
+        && list.len() == items.len()
+        && items.iter().zip(list).all(|(i, x)| {
+            i.text
+                .as_ref()
+                .is_some_and(|t| t.meta.is_some() && text_is(t, x))
+        })
+    {
+        return Holds::Joined(key.clone());
+    }
+    if holds_value(inner) {
+        return Holds::Member(key.clone());
+    }
+    Holds::No
+}
+
+/// Whether a text item holds exactly `want`: its JSON is that value, or
+/// `want` is a string and the text is that string (the Python SDK writes a
+/// returned string as the text itself).
+fn text_is(t: &Text, want: &Value) -> bool {
+    match want {
+        Value::String(s) if *s == t.string => true,
+        _ => match &t.parsed {
+            Some(v) => v == want,
+            None => pith::json::parse(&t.string).is_ok_and(|v| &v == want),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;
