@@ -348,11 +348,10 @@ impl Encoded {
 ///                  {"id":3,"title":"third","tags":[]},{"id":4,"title":"fourth","tags":["d"]}]}"#,
 /// )?;
 /// let out = encode(&v, &Options::default())?;
-/// assert_eq!(out.describe(), "toon; hoisted-compact: items");
+/// assert_eq!(out.describe(), "pith");
 /// assert_eq!(
 ///     out.text,
-///     "items[4]{id,title,tags}:\n  1,first,a b\n  2,second,c\n  3,third,\"\"\n  4,fourth,d\n\
-///      items_encoding:\n  json_columns: []\n  list_columns[1]: tags"
+///     "%pith\nitems[4]{id,title,tags[]}:\n  1,first,a b\n  2,second,c\n  3,third,[]\n  4,fourth,d"
 /// );
 /// assert_eq!(decode(out.text.as_bytes(), &Default::default())?, v);
 /// # Ok::<(), pith::Error>(())

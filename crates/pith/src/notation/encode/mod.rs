@@ -54,7 +54,7 @@ impl Notation {
 /// use pith::notation::{encode, Options};
 /// let v = pith::json::parse(r#"[{"id":1,"tags":["a"]},{"id":2,"note":null}]"#)?;
 /// let doc = encode(&v, &Options::default())?;
-/// assert_eq!(doc.text, "%pith\n[2]{id,tags?,note?}:\n1,[a],\n2,,null");
+/// assert_eq!(doc.text, "%pith\n[2]{id,tags?[],note?}:\n1,a,\n2,,null");
 /// assert_eq!(pith::notation::decode(doc.text.as_bytes(), &Default::default())?, v);
 /// # Ok::<(), pith::Error>(())
 /// ```
