@@ -32,6 +32,12 @@ impl Rule {
     /// Writes the rule after the column's `=`.
     pub(super) fn write(&self, out: &mut String, w: &Writer<'_, '_, '_>) {
         match self {
+            // A string starting with a backtick would read as a template.
+            Rule::Constant(Value::String(s)) if s.starts_with('`') => {
+                let mut b = Vec::with_capacity(s.len() + 2);
+                crate::toon::encode::quote::write_quoted(&mut b, s);
+                out.push_str(&String::from_utf8_lossy(&b));
+            }
             Rule::Constant(v) => w.primitive(out, v),
             Rule::Template(pieces) => {
                 out.push('`');
@@ -118,6 +124,17 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
         if let Some((pieces, names)) = template(key, &candidates, rows) {
             used_as_field.extend(names);
             cols[i].kind = Kind::Derived(Rule::Template(pieces));
+        }
+    }
+}
+
+/// Turns every derived column of `cols` back into a column of cells.
+pub(super) fn undo(cols: &mut [Col<'_>]) {
+    for c in cols {
+        match &mut c.kind {
+            Kind::Derived(_) => c.kind = Kind::Leaf,
+            Kind::Group(sub) => undo(sub),
+            _ => {}
         }
     }
 }

@@ -106,7 +106,11 @@ impl Writer<'_, '_, '_> {
             } else {
                 Kind::Leaf
             };
-            if groupable {
+            // A group first in a group, null in some rows, would write the
+            // outer group's `~` (a null group marks its first cell): the
+            // inner one is a single cell then.
+            let first_in_group = level > 0 && cols.is_empty();
+            if groupable && !(first_in_group && c.nulls > 0) {
                 let inner: Vec<&'a Map> = rows
                     .iter()
                     .filter_map(|r| r.get(key).and_then(Value::as_object))
@@ -139,6 +143,11 @@ impl Writer<'_, '_, '_> {
         }
         if derive_ok && self.opts.derived {
             derive::apply(&mut cols, rows);
+            // A row must keep a cell: a row whose every other key is absent
+            // would be an empty line.
+            if level == 0 && rows.iter().any(|r| !has_cell(&cols, r)) {
+                derive::undo(&mut cols);
+            }
         }
         cols
     }
@@ -161,10 +170,10 @@ impl Writer<'_, '_, '_> {
         }
         out.push('[');
         out.push_str(&rows.len().to_string());
-        self.delimiter_mark(out);
         if names.is_some() {
             out.push(':');
         }
+        self.delimiter_mark(out);
         out.push_str("]{");
         self.fields(out, &cols);
         out.push_str("}:");
@@ -312,6 +321,15 @@ fn lookup<'m>(m: &'m Map, key: &str, at: &mut usize) -> Option<&'m Value> {
     let i = m.index_of(key)?;
     *at = i + 1;
     m.get_index(i).map(|(_, v)| v)
+}
+
+/// Whether `row` fills at least one cell of `cols`.
+fn has_cell(cols: &[Col<'_>], row: &Map) -> bool {
+    cols.iter().any(|c| match (&c.kind, row.get(c.key)) {
+        (Kind::Derived(_), _) | (_, None) => false,
+        (Kind::Group(sub), Some(Value::Object(m))) => has_cell(sub, m),
+        (_, Some(_)) => true,
+    })
 }
 
 /// The number of cells a row of these columns has.
