@@ -64,6 +64,12 @@ fn row(out: &mut String, name: &str, bytes: usize, tokens: usize, note: &str) {
     out.push_str(&format!("  {name:<16} {bytes:>10} {tokens:>10}{note}\n"));
 }
 
+/// A candidate's row: its sizes, its readability score, and a note.
+fn scored_row(out: &mut String, c: &select::Candidate, note: &str) {
+    let score = format!("{:>12}{note}", c.readability);
+    row(out, c.form.name(), c.bytes, c.tokens, &score);
+}
+
 /// The line under a `--schema` measurement: what elision plus auto saved.
 fn saving(out: &mut String, before: usize, after: usize, tokenizer: &str) {
     out.push_str(&format!(
@@ -105,9 +111,10 @@ fn as_table(results: &[File], tokenizer: &str) -> String {
     const AS_GIVEN: &str = "json (as given)";
     let mut out = String::new();
     let head = format!("{:<16} {:>10} {:>10}", "form", "bytes", tokenizer);
+    let scored_head = format!("{head} {:>11}", "readability");
     for f in results {
         let (name, m) = (&f.name, &f.m);
-        out.push_str(&format!("{name}\n  {head}\n"));
+        out.push_str(&format!("{name}\n  {scored_head}\n"));
         if let Some((b, t)) = f.before {
             row(&mut out, AS_GIVEN, b, t, "");
         }
@@ -117,7 +124,7 @@ fn as_table(results: &[File], tokenizer: &str) -> String {
             } else {
                 String::new()
             };
-            row(&mut out, c.form.name(), c.bytes, c.tokens, &note);
+            scored_row(&mut out, c, &note);
         }
         if let Some((_, t)) = f.before {
             saving(&mut out, t, f.auto_tokens(), tokenizer);
@@ -162,7 +169,9 @@ fn as_json(results: &[File], tokenizer: &str) -> String {
         let (name, m) = (&file.name, &file.m);
         let mut forms = Map::new();
         for c in &m.candidates {
-            forms.insert(c.form.name(), Value::Object(sizes(c.bytes, c.tokens)));
+            let mut size = sizes(c.bytes, c.tokens);
+            size.insert("readability", Value::from(c.readability));
+            forms.insert(c.form.name(), Value::Object(size));
         }
         let tables = m
             .auto

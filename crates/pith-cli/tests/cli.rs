@@ -215,7 +215,7 @@ fn schema_commands_fill_elide_and_check() {
         "{table}"
     );
     assert!(
-        table.contains("\n  auto                    393        160  pith\n"),
+        table.contains("\n  auto                    393        160           5  pith\n"),
         "{table}"
     );
     assert!(

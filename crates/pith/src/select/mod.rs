@@ -544,6 +544,8 @@ pub struct Candidate {
     pub bytes: usize,
     /// Tokens of the measuring tokenizer.
     pub tokens: usize,
+    /// Its [`readability`] score.
+    pub readability: u8,
 }
 
 /// Writes `value` in every form and measures each with `tokenizer`; `auto`
@@ -570,6 +572,7 @@ pub fn measure(
             form,
             bytes: out.text.len(),
             tokens: counter.count(&out.text),
+            readability: readability(&out),
         };
         Ok((candidate, out))
     };
