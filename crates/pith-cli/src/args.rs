@@ -168,6 +168,10 @@ pub struct McpProxyArgs {
     /// Least token saving for which a result's text is rewritten.
     #[arg(long, value_name = "N", default_value_t = pith_mcp::DEFAULT_MIN_SAVING)]
     pub min_saving: usize,
+    /// The lowest readability score a rewritten text may have (as `encode
+    /// --min-readability`): 5 no lookups, 4 one kind, 3 both.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub min_readability: u8,
     /// Bound each rewritten result's text to N tokens (at least 200), cutting
     /// collections at row boundaries; `pith_more` returns the rest.
     /// `unbounded` never cuts.

@@ -75,6 +75,7 @@ pub fn options(a: &McpProxyArgs) -> Result<pith_mcp::Options, Failure> {
             budget,
             tokenizer,
             max_bytes: a.max_bytes,
+            min_readability: a.min_readability,
         },
         structured: match a.structured {
             Structured::Keep => pith_mcp::Structured::Keep,

@@ -232,7 +232,7 @@ pub(crate) fn answer(
         Target::Page(c) => (Some(c), budget),
         Target::Minimum { cursor, budget } => (cursor, budget),
     };
-    let Some(r) = cut_to_budget(&doc, budget, opts.tokenizer, 0, cursor.clone()) else {
+    let Some(r) = cut_to_budget(&doc, budget, opts, 0, cursor.clone()) else {
         return failure(&format!(
             "cursor `{token}` does not continue the result it was kept with"
         ));

@@ -72,6 +72,9 @@ pub struct RewriteOptions {
     /// receipts of [`pith::budget`] (or, when nothing fits, replaced by a
     /// short `output_budget_exceeded` notice).
     pub budget: Option<usize>,
+    /// The lowest readability score a rewritten text may have (default
+    /// [`select::DEFAULT_MIN_READABILITY`]; see `docs/notation.md`).
+    pub min_readability: u8,
 }
 
 impl Default for RewriteOptions {
@@ -81,6 +84,7 @@ impl Default for RewriteOptions {
             tokenizer: TokenizerKind::O200k,
             max_bytes: DEFAULT_MAX_BYTES,
             budget: Some(DEFAULT_BUDGET),
+            min_readability: select::DEFAULT_MIN_READABILITY,
         }
     }
 }
@@ -210,11 +214,11 @@ pub(crate) fn rewrite_value(
         let saving = tokens_before.saturating_sub(after);
         saving > 0 && saving >= opts.min_saving
     };
-    let (mut rendered, mut encoding, mut tokens_after) = render(value, opts.tokenizer)?;
+    let (mut rendered, mut encoding, mut tokens_after) = render(value, opts)?;
     if let Some(budget) = opts.budget
         && tokens_after > budget
     {
-        return cut_to_budget(value, budget, opts.tokenizer, tokens_before, None);
+        return cut_to_budget(value, budget, opts, tokens_before, None);
     }
     if !worth(tokens_after) {
         return None;
@@ -250,16 +254,17 @@ pub const MORE_HINT: &str = "call pith_more with a receipt's cursor for the rows
 pub(crate) fn cut_to_budget(
     value: &Value,
     budget: usize,
-    tokenizer: TokenizerKind,
+    rewrite: &RewriteOptions,
     tokens_before: usize,
     cursor: Option<pith::budget::Cursor>,
 ) -> Option<Rewritten> {
+    let tokenizer = rewrite.tokenizer;
     let fit_opts = FitOptions {
         budget: Budget::Tokens(budget),
         tokenizer,
         cursor,
     };
-    let opts = auto_options(tokenizer);
+    let opts = auto_options(rewrite);
     // `fit` hands back the text `render` returned last, so the notation
     // and cursors recorded last are that text's.
     let last = Cell::new(Encoding::Json);
@@ -393,10 +398,11 @@ pub(crate) fn exceeded_notice(
 /// notice it writes is well below it, so even that stays within budget.
 pub const MIN_BUDGET: usize = 200;
 
-fn auto_options(tokenizer: TokenizerKind) -> select::Options {
+fn auto_options(opts: &RewriteOptions) -> select::Options {
     select::Options {
         form: Form::Auto,
-        metric: Metric::Tokens(tokenizer),
+        metric: Metric::Tokens(opts.tokenizer),
+        min_readability: opts.min_readability,
         ..select::Options::default()
     }
 }
@@ -406,8 +412,9 @@ fn auto_options(tokenizer: TokenizerKind) -> select::Options {
 /// tables and compact JSON, never a positional form, never more than compact
 /// JSON). An empty text (TOON's `{}`) is never chosen: a reader cannot tell
 /// it from no answer.
-fn render(value: &Value, tokenizer: TokenizerKind) -> Option<(String, Encoding, usize)> {
-    let encoded = select::encode(value, &auto_options(tokenizer)).ok()?;
+fn render(value: &Value, opts: &RewriteOptions) -> Option<(String, Encoding, usize)> {
+    let tokenizer = opts.tokenizer;
+    let encoded = select::encode(value, &auto_options(opts)).ok()?;
     if encoded.text.is_empty() {
         let json = pith::json::to_string(value);
         let tokens = Tokenizer::get(tokenizer).count(&json);

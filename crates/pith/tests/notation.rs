@@ -325,7 +325,9 @@ fn the_primer_is_short_and_names_every_feature() {
     let tokens = Tokenizer::get(TokenizerKind::O200k).count(notation::PRIMER);
     println!("primer: {tokens} o200k tokens");
     assert!(tokens <= 120, "{tokens}");
-    for feature in ["%pith", "[N]{", "b?", "c{x,y}", "~", "d[]", "{k:v}", "&n", "*n", "k=v", "${f}"] {
+    for feature in [
+        "%pith", "[N]{", "b?", "c{x,y}", "~", "d[]", "{k:v}", "&n", "*n", "k=v", "${f}",
+    ] {
         assert!(notation::PRIMER.contains(feature), "{feature}");
     }
 }
