@@ -236,7 +236,7 @@ pub(crate) fn rewrite_value(
     })
 }
 
-/// What [`pith_more`](crate::more) tells a model in every cut output, in
+/// What [`pith_more`](crate::MORE_TOOL) tells a model in every cut output, in
 /// its `read_output` receipt.
 pub const MORE_HINT: &str = "call pith_more with a receipt's cursor for the rows left out";
 
