@@ -433,4 +433,4 @@ pub(crate) fn reads_back(text: &str, value: &Value) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
