@@ -232,38 +232,12 @@ fn big_server() {
         "{{\"content\":[{{\"type\":\"text\",\"text\":{}}}]}}",
         pith::json::to_string(&pith::Value::from(text.as_str()))
     );
-    let stdin = std::io::stdin();
-    let mut reader = BufReader::new(stdin.lock());
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(4 << 20, stdout.lock());
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let Ok(message) = pith::json::parse_bytes(line.trim_ascii_end()) else {
-            continue;
-        };
-        let Some(id) = message.get("id") else {
-            continue;
-        };
-        let result = match message.get("method").and_then(pith::Value::as_str) {
-            Some("tools/call") => big.as_str(),
-            _ => "{}",
-        };
-        writeln!(
-            out,
-            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{result}}}",
-            pith::json::to_string(id)
-        )
-        .unwrap();
-        if reader.buffer().is_empty() {
-            out.flush().unwrap();
-        }
-    }
-    out.flush().unwrap();
+    serve(
+        |message| match message.get("method").and_then(pith::Value::as_str) {
+            Some("tools/call") => big.clone(),
+            _ => "{}".to_owned(),
+        },
+    );
 }
 
 /// A minimal MCP server over HTTP/1.1 on 127.0.0.1 (keep-alive, JSON
@@ -441,23 +415,18 @@ impl Peer {
             command.args([PROXY, "--"]).arg(&exe);
         }
         command.arg(SERVER);
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        Peer {
-            stdin: child.stdin.take().unwrap(),
-            stdout: BufReader::new(child.stdout.take().unwrap()),
-            child,
-        }
+        Peer::spawn(command)
     }
 
     /// `pith mcp --url URL` as the peer.
     fn start_url(url: &str) -> Peer {
-        let exe = std::env::current_exe().unwrap();
-        let mut child = Command::new(&exe)
-            .args([PROXY_URL, url])
+        let mut command = Command::new(std::env::current_exe().unwrap());
+        command.args([PROXY_URL, url]);
+        Peer::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Peer {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -512,10 +481,16 @@ fn proxy_url() -> i32 {
 
 /// The server part: answers every `tools/call` at once with [`SMALL_RESULT`].
 fn server() {
+    serve(|_| SMALL_RESULT.to_owned());
+}
+
+/// Answers every request on stdin with `result(request)`, in order,
+/// flushing when no more requests are waiting.
+fn serve(result: impl Fn(&pith::Value) -> String) {
     let stdin = std::io::stdin();
     let mut reader = BufReader::with_capacity(64 << 10, stdin.lock());
     let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(64 << 10, stdout.lock());
+    let mut out = BufWriter::with_capacity(4 << 20, stdout.lock());
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -531,8 +506,9 @@ fn server() {
         };
         writeln!(
             out,
-            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{SMALL_RESULT}}}",
-            pith::json::to_string(id)
+            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{}}}",
+            pith::json::to_string(id),
+            result(&message)
         )
         .unwrap();
         if reader.buffer().is_empty() {

@@ -351,16 +351,7 @@ impl Link {
                         _ => tokio::time::sleep(Duration::from_millis(200)).await,
                     }
                 }
-                if !owed.is_empty() {
-                    let left: Vec<Vec<u8>> = ids
-                        .into_iter()
-                        .filter(|i| canonical(i).is_some_and(|c| owed.contains(&c)))
-                        .collect();
-                    self.fail(
-                        &left,
-                        &format!("{} closed the stream before answering", self.url),
-                    );
-                }
+                self.fail_owed(ids, &owed, "closed the stream before answering");
             } else {
                 let body = match resp.into_body().collect().await {
                     Ok(b) => b.to_bytes(),
@@ -372,16 +363,7 @@ impl Link {
                     }
                 };
                 self.deliver(&body, &mut owed, is_init(&line));
-                if !owed.is_empty() {
-                    let left: Vec<Vec<u8>> = ids
-                        .into_iter()
-                        .filter(|i| canonical(i).is_some_and(|c| owed.contains(&c)))
-                        .collect();
-                    self.fail(
-                        &left,
-                        &format!("{} answered without the response", self.url),
-                    );
-                }
+                self.fail_owed(ids, &owed, "answered without the response");
             }
             return;
         }
@@ -578,6 +560,18 @@ impl Link {
             )
             .await;
         }
+    }
+
+    /// Error answers for the requests among `ids` still `owed`.
+    fn fail_owed(&self, ids: Vec<Vec<u8>>, owed: &HashSet<String>, what: &str) {
+        if owed.is_empty() {
+            return;
+        }
+        let left: Vec<Vec<u8>> = ids
+            .into_iter()
+            .filter(|i| canonical(i).is_some_and(|c| owed.contains(&c)))
+            .collect();
+        self.fail(&left, &format!("{} {what}", self.url));
     }
 
     /// Error answers for `ids`.

@@ -204,10 +204,7 @@ struct Installed {
 
 /// Wraps the servers of the request's file; one line per server.
 pub fn install(req: &Request) -> Result<Vec<Line>, InstallError> {
-    let path = config_path(req)?;
-    let text = read(&path)?;
-    let entries = entries(req.client, &path, &text)?;
-    let mut records = load_state(req)?;
+    let (path, text, entries, mut records) = open(req)?;
     let mut splice = Splice::default();
     let mut lines = Vec::new();
     for e in &entries {
@@ -252,10 +249,7 @@ pub fn install(req: &Request) -> Result<Vec<Line>, InstallError> {
 
 /// Puts back every entry pith wrapped in the request's file, as it was.
 pub fn uninstall(req: &Request) -> Result<Vec<Line>, InstallError> {
-    let path = config_path(req)?;
-    let text = read(&path)?;
-    let entries = entries(req.client, &path, &text)?;
-    let mut records = load_state(req)?;
+    let (path, text, entries, mut records) = open(req)?;
     let mut splice = Splice::default();
     let mut lines = Vec::new();
     let mut done = Vec::new();
@@ -327,6 +321,15 @@ pub fn status(req: &Request) -> Result<Vec<Line>, InstallError> {
         .collect())
 }
 
+/// The request's file: its path, text, server entries, and pith's record
+/// of what it wrapped.
+fn open(req: &Request) -> Result<(PathBuf, String, Vec<Entry>, Vec<Installed>), InstallError> {
+    let path = config_path(req)?;
+    let text = read(&path)?;
+    let entries = entries(req.client, &path, &text)?;
+    Ok((path, text, entries, load_state(req)?))
+}
+
 fn config_path(req: &Request) -> Result<PathBuf, InstallError> {
     req.config
         .clone()
@@ -345,35 +348,53 @@ fn path_key(path: &Path) -> String {
         .into_owned()
 }
 
+/// An entry's settings as one kind of value, whatever the file's format.
+fn settings(v: &EntryValue) -> Map {
+    match v {
+        EntryValue::Json(m) => m.clone(),
+        EntryValue::Toml(t) => match from_toml(&toml::Value::Table(t.clone())) {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        },
+    }
+}
+
+fn from_toml(v: &toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::from(s.as_str()),
+        toml::Value::Integer(i) => Value::from(*i),
+        toml::Value::Float(f) => pith::json::parse(&f.to_string()).unwrap_or(Value::Null),
+        toml::Value::Boolean(b) => Value::Bool(*b),
+        toml::Value::Datetime(d) => Value::from(d.to_string()),
+        toml::Value::Array(a) => Value::Array(a.iter().map(from_toml).collect()),
+        toml::Value::Table(t) => {
+            let mut m = Map::new();
+            for (k, x) in t {
+                m.insert(k.as_str(), from_toml(x));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
 /// Whether an entry already runs `pith mcp`.
 fn is_wrapped(v: &EntryValue) -> bool {
-    let (command, first) = match v {
-        EntryValue::Json(m) => (
-            m.get("command").and_then(Value::as_str).map(str::to_owned),
-            m.get("args")
-                .and_then(Value::as_array)
-                .and_then(|a| a.first())
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        ),
-        EntryValue::Toml(t) => (
-            t.get("command")
-                .and_then(toml::Value::as_str)
-                .map(str::to_owned),
-            t.get("args")
-                .and_then(toml::Value::as_array)
-                .and_then(|a| a.first())
-                .and_then(toml::Value::as_str)
-                .map(str::to_owned),
-        ),
-    };
-    let pith = command.is_some_and(|c| {
-        let name = Path::new(&c)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned());
-        name.as_deref() == Some("pith")
-    });
-    pith && first.as_deref() == Some("mcp")
+    let m = settings(v);
+    let pith = m
+        .get("command")
+        .and_then(Value::as_str)
+        .and_then(|c| {
+            Path::new(c)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .is_some_and(|name| name == "pith");
+    let first = m
+        .get("args")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .and_then(Value::as_str);
+    pith && first == Some("mcp")
 }
 
 /// What the server runs or where it is, read from its entry.
@@ -388,91 +409,58 @@ enum Target {
     },
 }
 
+/// What an entry runs or where it points. Remote entries name headers as
+/// `headers` (JSON clients) or, in Codex, `http_headers`,
+/// `env_http_headers` (values naming environment variables) and
+/// `bearer_token_env_var`.
 fn target(v: &EntryValue) -> Result<Target, String> {
-    match v {
-        EntryValue::Json(m) => {
-            let strings = |v: Option<&Value>| -> Result<Vec<String>, String> {
-                match v {
-                    None => Ok(Vec::new()),
-                    Some(Value::Array(a)) => a
-                        .iter()
-                        .map(|x| {
-                            x.as_str()
-                                .map(str::to_owned)
-                                .ok_or_else(|| "an argument is not a string".to_owned())
-                        })
-                        .collect(),
-                    Some(_) => Err("`args` is not a list".into()),
-                }
-            };
-            if let Some(command) = m.get("command").and_then(Value::as_str) {
-                return Ok(Target::Stdio {
-                    command: command.to_owned(),
-                    args: strings(m.get("args"))?,
-                });
+    let m = settings(v);
+    if let Some(command) = m.get("command").and_then(Value::as_str) {
+        let args = match m.get("args") {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| {
+                    x.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| "an argument is not a string".to_owned())
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err("`args` is not a list".into()),
+        };
+        return Ok(Target::Stdio {
+            command: command.to_owned(),
+            args,
+        });
+    }
+    let Some(url) = m.get("url").and_then(Value::as_str) else {
+        return Err("neither `command` nor `url`".into());
+    };
+    let mut headers = Vec::new();
+    if let Some(var) = m.get("bearer_token_env_var").and_then(Value::as_str) {
+        headers.push(("Authorization".to_owned(), format!("Bearer ${{{var}}}")));
+    }
+    for (key, from_env) in [
+        ("headers", false),
+        ("http_headers", false),
+        ("env_http_headers", true),
+    ] {
+        if let Some(Value::Object(h)) = m.get(key) {
+            for (k, v) in h.iter() {
+                let v = v.as_str().ok_or("a header value is not a string")?;
+                let v = if from_env {
+                    format!("${{{v}}}")
+                } else {
+                    v.to_owned()
+                };
+                headers.push((k.clone(), v));
             }
-            if let Some(url) = m.get("url").and_then(Value::as_str) {
-                let mut headers = Vec::new();
-                if let Some(Value::Object(h)) = m.get("headers") {
-                    for (k, v) in h.iter() {
-                        let v = v.as_str().ok_or("a header value is not a string")?;
-                        headers.push((k.clone(), v.to_owned()));
-                    }
-                }
-                return Ok(Target::Remote {
-                    url: url.to_owned(),
-                    headers,
-                });
-            }
-            Err("neither `command` nor `url`".into())
-        }
-        EntryValue::Toml(t) => {
-            let strings = |v: Option<&toml::Value>| -> Result<Vec<String>, String> {
-                match v {
-                    None => Ok(Vec::new()),
-                    Some(toml::Value::Array(a)) => a
-                        .iter()
-                        .map(|x| {
-                            x.as_str()
-                                .map(str::to_owned)
-                                .ok_or_else(|| "an argument is not a string".to_owned())
-                        })
-                        .collect(),
-                    Some(_) => Err("`args` is not a list".into()),
-                }
-            };
-            if let Some(command) = t.get("command").and_then(toml::Value::as_str) {
-                return Ok(Target::Stdio {
-                    command: command.to_owned(),
-                    args: strings(t.get("args"))?,
-                });
-            }
-            if let Some(url) = t.get("url").and_then(toml::Value::as_str) {
-                let mut headers = Vec::new();
-                if let Some(var) = t.get("bearer_token_env_var").and_then(toml::Value::as_str) {
-                    headers.push(("Authorization".to_owned(), format!("Bearer ${{{var}}}")));
-                }
-                for (key, prefix) in [("http_headers", false), ("env_http_headers", true)] {
-                    if let Some(toml::Value::Table(h)) = t.get(key) {
-                        for (k, v) in h {
-                            let v = v.as_str().ok_or("a header value is not a string")?;
-                            let v = if prefix {
-                                format!("${{{v}}}")
-                            } else {
-                                v.to_owned()
-                            };
-                            headers.push((k.clone(), v));
-                        }
-                    }
-                }
-                return Ok(Target::Remote {
-                    url: url.to_owned(),
-                    headers,
-                });
-            }
-            Err("neither `command` nor `url`".into())
         }
     }
+    Ok(Target::Remote {
+        url: url.to_owned(),
+        headers,
+    })
 }
 
 /// The arguments of `pith` for an entry.

@@ -1,34 +1,45 @@
-//! `pith mcp`: a transparent, lossless proxy in front of any stdio MCP
-//! server that re-encodes the JSON text of tool results in fewer tokens.
+//! `pith mcp`: a transparent, lossless proxy in front of any MCP server
+//! (stdio, or remote over streamable HTTP) that re-encodes the JSON text of
+//! tool results in fewer tokens.
 //!
 //! This is the only crate of pith that knows JSON-RPC and MCP.
 //!
 //! # What it does
 //!
-//! [`run`] starts the server as a child process and moves newline-delimited
-//! JSON-RPC between pith's stdin/stdout and the child's, both ways. Every
-//! message is forwarded byte for byte except two kinds of answer:
+//! [`run`] starts the server as a child process ([`run_remote`] speaks to
+//! a [`Remote`] URL instead) and moves newline-delimited JSON-RPC between
+//! pith's stdin/stdout and the server, both ways. Every message is
+//! forwarded byte for byte except these, whose edits are spliced into the
+//! server's bytes (nothing else of the message changes):
 //!
 //! * the result of a `tools/call` (or of the `tasks/result` that fetches a
-//!   task-augmented call's result): each `text` content item whose text is a
-//!   JSON object or array is passed to [`rewrite_text`], and replaced when a
-//!   cheaper text decodes back to exactly the same value; the item's `_meta`
-//!   then names the encoding under [`ENCODING_META_KEY`];
-//! * with [`Structured::DropIfEquivalent`], `structuredContent` that a text
-//!   item holds exactly, and `outputSchema` in `tools/list`.
+//!   task-augmented call's result), alone or in a batch: each `text`
+//!   content item whose text is a JSON object or array is passed to
+//!   [`rewrite_text`]'s path, and replaced when a cheaper text decodes back
+//!   to exactly the same value (the item's `_meta` names the encoding
+//!   under [`ENCODING_META_KEY`]), or cut to the budget with receipts whose
+//!   cursors [`MORE_TOOL`] follows;
+//! * with [`Structured::DropIfEquivalent`] (the default),
+//!   `structuredContent` that the text holds exactly, and `outputSchema`
+//!   in `tools/list` for the tools whose results may lose it;
+//! * `tools/list`, which gains [`MORE_TOOL`] when a budget is set; the
+//!   proxy answers that tool's calls itself.
 //!
 //! Images, audio, embedded resources, resource links, unknown content types,
 //! `isError` results (unless [`Options::rewrite_errors`]), notifications,
 //! server requests, errors and unknown fields pass untouched, and so does a
 //! line that is not JSON. The proxy takes no part in version negotiation.
+//! [`ledger`] records what each result saved; [`install`] wraps the servers
+//! of a client's configuration.
 //!
 //! # Faults
 //!
-//! The child's stderr is pith's stderr. When the child exits, every request
-//! it left unanswered gets a JSON-RPC error ([`SERVER_GONE_CODE`]) and pith
-//! exits with the child's status (see [`run`]). When the client closes
-//! stdin, the child's stdin is closed; a child that does not exit within
-//! [`Options::shutdown_grace`] gets SIGTERM, then SIGKILL.
+//! The child's stderr is pith's stderr. Requests left unanswered when the
+//! child exits or the client closes stdin get a JSON-RPC error
+//! ([`SERVER_GONE_CODE`]) and pith exits non-zero (see [`run`]). When the
+//! client closes stdin, the child's stdin is closed; a child that does not
+//! exit within [`Options::shutdown_grace`] gets SIGTERM, then SIGKILL.
+//! SIGTERM, SIGINT and SIGHUP are sent on as they came.
 
 mod call;
 mod envelope;

@@ -95,7 +95,7 @@ pub fn run(command: &OsStr, args: &[OsString], options: &Options) -> Result<u8, 
 }
 
 /// Proxies this process's stdin and stdout to the remote MCP server
-/// `remote` over streamable HTTP (see [`crate::http`]) until the client
+/// `remote` over streamable HTTP (see [`Remote`](crate::Remote)) until the client
 /// closes stdin or a signal arrives; returns the exit status pith should
 /// exit with: 0, 1 when requests were left unanswered, or 128 + the
 /// signal.

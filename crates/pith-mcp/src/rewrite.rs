@@ -243,7 +243,7 @@ pub(crate) fn rewrite_value(
     })
 }
 
-/// What [`pith_more`](crate::more) tells a model in every cut output, in
+/// What [`pith_more`](crate::MORE_TOOL) tells a model in every cut output, in
 /// its `read_output` receipt.
 pub const MORE_HINT: &str = "call pith_more with a receipt's cursor for the rows left out";
 
@@ -444,4 +444,4 @@ pub(crate) fn reads_back(text: &str, value: &Value) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -892,9 +892,7 @@ fn remote_json() -> Result<(), libtest_mimic::Failed> {
     let server = HttpServer::start("json", &["--json"]);
     let mut s = remote(&server, "/mcp", &[]);
     s.initialize();
-    s.send(&call(2, "rows", r#"{"n":25,"tag":"j"}"#));
-    let v = parse_line(&s.recv().unwrap());
-    assert_eq!(text_items(&v), vec![rows_value(25, "j")]);
+    rows_call(&mut s, 2, 25, "j");
     s.finish();
     Ok(())
 }
@@ -994,10 +992,8 @@ fn remote_legacy() -> Result<(), libtest_mimic::Failed> {
     let server = HttpServer::start("legacy", &["--legacy"]);
     let mut s = remote(&server, "/sse", &[]);
     s.initialize();
-    s.send(&call(2, "rows", r#"{"n":30,"tag":"l"}"#));
-    let v = parse_line(&s.recv().unwrap());
+    let v = rows_call(&mut s, 2, 30, "l");
     assert_eq!(encodings(&v), ["pith"]);
-    assert_eq!(text_items(&v), vec![rows_value(30, "l")]);
     s.finish();
     let reqs = server.requests();
     assert!(
@@ -1252,6 +1248,14 @@ fn json(v: &Value) -> String {
 
 fn show(b: &[u8]) -> String {
     String::from_utf8_lossy(&b[..b.len().min(300)]).into_owned()
+}
+
+/// Calls the `rows` tool and checks the answer holds exactly its rows.
+fn rows_call(s: &mut Session, id: u32, n: usize, tag: &str) -> Value {
+    s.send(&call(id, "rows", &format!(r#"{{"n":{n},"tag":"{tag}"}}"#)));
+    let v = parse_line(&s.recv().unwrap());
+    assert_eq!(text_items(&v), vec![rows_value(n, tag)]);
+    v
 }
 
 /// The values of a result's text items, decoded by their `_meta` encoding.

@@ -2,17 +2,7 @@ use super::*;
 use crate::policy::Options;
 use crate::rewrite::{MORE_HINT, STRUCTURED_KEY_META_KEY, reads_back};
 
-/// A pretty-printed list of uniform records, like the memory server's.
-fn records(n: usize) -> String {
-    let rows: Vec<String> = (0..n)
-        .map(|i| {
-            format!(
-                "  {{\n    \"name\": \"entity-{i}\",\n    \"entityType\": \"person\",\n    \"score\": {i}.5\n  }}"
-            )
-        })
-        .collect();
-    format!("[\n{}\n]", rows.join(",\n"))
-}
+use crate::rewrite::tests::records;
 
 fn json_string(s: &str) -> String {
     pith::json::to_string(&Value::String(s.to_owned()))

@@ -5,7 +5,7 @@ fn opts() -> RewriteOptions {
 }
 
 /// A pretty-printed list of uniform records, like the memory server's.
-fn records(n: usize) -> String {
+pub(crate) fn records(n: usize) -> String {
     let rows: Vec<String> = (0..n)
         .map(|i| {
             format!(
