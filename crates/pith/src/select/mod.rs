@@ -336,16 +336,23 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 
 /// Reads JSON or TOON, told apart by syntax, restoring nothing.
 ///
-/// The text is taken as JSON when it starts like JSON and parses as JSON;
-/// the only TOON documents that are also JSON texts (a root `[]`, a number,
+/// One leading byte-order mark is removed (a second one is content). The
+/// text is taken as JSON when it starts like JSON and parses as JSON; the
+/// only TOON documents that are also JSON texts (a root `[]`, a number,
 /// `true`, `false`, `null` or a quoted string) mean the same value in both.
+/// Text that starts with `{` or `[` and is no JSON is refused with the JSON
+/// error, unless it starts with a TOON root header (`[3]: …`, `[2]{a,b}:`):
+/// pith quotes every string that starts with a bracket, so no text it
+/// writes is a bare string such as `[1,2,3`.
 ///
 /// # Errors
 ///
 /// Those of the JSON or the TOON reader, with line and column: the JSON
-/// error for text that starts with `{`, the TOON error otherwise.
+/// error for text that starts with `{`, or with `[` and no TOON root
+/// header; the TOON error otherwise.
 pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
-    let first = bytes
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let first = body
         .iter()
         .copied()
         .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
@@ -359,10 +366,19 @@ pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
     let json_opts = crate::json::ParseOptions {
         max_depth: opts.max_depth,
     };
-    match crate::json::parse_with(bytes, &json_opts) {
+    match crate::json::parse_with(body, &json_opts) {
         Ok(v) => Ok(v),
         // `{` opens no TOON document, so the JSON error is the one to show.
         Err(e) if first == Some(b'{') => Err(e),
+        Err(e) if first == Some(b'[') => {
+            let header = std::str::from_utf8(body)
+                .is_ok_and(|text| crate::toon::opens_with_root_header(text, opts));
+            if header {
+                crate::toon::decode_bytes(bytes, opts)
+            } else {
+                Err(e)
+            }
+        }
         Err(_) => crate::toon::decode_bytes(bytes, opts),
     }
 }
