@@ -22,6 +22,7 @@
 //! # Ok::<(), pith::Error>(())
 //! ```
 
+use crate::path::Step;
 use crate::{Map, Value};
 
 /// Whether `actual` carries exactly the facts of `expected` (see the module docs).
@@ -96,13 +97,6 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
     None
 }
 
-/// One step down from a container.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
 fn missing_key(k: &str, i: usize, y: &Map, reorderable: bool) -> String {
     match y.get_index(i) {
         Some((l, _)) if !reorderable && y.contains_key(k) => {
@@ -113,17 +107,7 @@ fn missing_key(k: &str, i: usize, y: &Map, reorderable: bool) -> String {
 }
 
 fn at(path: &[Step], msg: String) -> String {
-    if path.is_empty() {
-        return format!("$: {msg}");
-    }
-    let mut p = String::new();
-    for step in path {
-        match step {
-            Step::Index(i) => crate::path::push_index(&mut p, *i),
-            Step::Key(key) => crate::path::push_key(&mut p, key),
-        }
-    }
-    format!("{p}: {msg}")
+    format!("{}: {msg}", crate::path::render_steps(path))
 }
 
 /// A short rendering of a value for messages.

@@ -610,3 +610,28 @@ fn one_byte_order_mark_is_removed_and_a_second_is_content() {
     let v = decode(b"\xef\xbb\xbf\xef\xbb\xbf[1]", &d).unwrap();
     assert_eq!(v, Value::from("\u{feff}[1]"));
 }
+
+#[test]
+fn auto_by_bytes_is_never_longer_than_json_when_integers_are_written_as_digits() {
+    // JSON writes 12345678901234567890123 as its 23 digits, TOON as
+    // 1.2345678901234567890123e+22: five bytes more.
+    for text in [
+        r#"{"n":12345678901234567890123}"#,
+        r#"{"ids":[12345678901234567890123,98765432109876543210987]}"#,
+        r#"[-123456789012345678901234567]"#,
+    ] {
+        let v = pith::json::parse(text).unwrap();
+        let json = pith::json::to_string(&v);
+        assert_eq!(json, text);
+        let out = encode(&v, &opts(Form::Auto, Metric::Bytes)).unwrap();
+        assert!(
+            out.text.len() <= json.len(),
+            "{text}: auto wrote {}",
+            out.text
+        );
+        assert_eq!(
+            decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap(),
+            v
+        );
+    }
+}

@@ -544,7 +544,15 @@ fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded>
     // A plain document's text answers for itself; otherwise the value is surveyed.
     let delimiter = toon4.delimiter.as_byte();
     let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
-    let survey = match text::survey_text(&best.text, toon4.indent, delimiter, exact) {
+    // JSON writes an integer of 1e21 or more as its digits, up to five
+    // bytes fewer than TOON's `1.2345678901234567890123e+22`: a text that
+    // may hold one gives no byte floor (its token floor stands).
+    let text_floors = if exact || !best.text.contains("e+") {
+        text::survey_text(&best.text, toon4.indent, delimiter, exact)
+    } else {
+        None
+    };
+    let survey = match text_floors {
         Some(floors) => bound::Survey {
             look_alike: false,
             candidates: false,
