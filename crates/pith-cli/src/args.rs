@@ -288,6 +288,18 @@ pub struct EncodeArgs {
     /// Continue a cut collection from the cursor in its omission receipt (needs --budget).
     #[arg(long, value_name = "C")]
     pub cursor: Option<String>,
+    /// Numbers an f64 does not hold exactly (9007199254740993, 1e+400),
+    /// which readers that use f64 change: keep them, quote them (a string
+    /// of their digits) or refuse the input (exit 1).
+    #[arg(long, value_enum, default_value_t = InexactArg::Keep)]
+    pub inexact_numbers: InexactArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InexactArg {
+    Keep,
+    Quote,
+    Refuse,
 }
 
 #[derive(Debug, Args)]

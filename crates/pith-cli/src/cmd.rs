@@ -1,12 +1,13 @@
 //! One function per subcommand: arguments in, library calls, bytes out.
 
 use crate::args::{
-    Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, OnOff,
-    SelectArg, TokensArgs,
+    Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, InexactArg,
+    OnOff, SelectArg, TokensArgs,
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
 use crate::schema::{self, Direction};
+use pith::number::{self, Inexact};
 use pith::select::{self, Form, Metric};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
@@ -67,6 +68,12 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
     let input = Input::read(a.file.as_deref())?;
     let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
     let value = schema::apply(&a.schema, value, Direction::Elide, &input)?;
+    let inexact = match a.inexact_numbers {
+        InexactArg::Keep => Inexact::Keep,
+        InexactArg::Quote => Inexact::Quote,
+        InexactArg::Refuse => Inexact::Refuse,
+    };
+    let value = number::for_f64_readers(value, inexact).map_err(|e| input.failure(e))?;
     if let Some(request) = budget {
         let render = |v: &Value| select::encode(v, &opts).map(|out| out.text);
         return request.run(&value, &render, &input, a.output.as_ref());

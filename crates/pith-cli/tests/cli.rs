@@ -339,3 +339,56 @@ fn mcp_refuses_a_budget_below_its_notice() {
         stderr(&o)
     );
 }
+
+#[test]
+fn json_output_writes_integers_as_digits_and_toon_as_the_reference_does() {
+    let o = pith(&["decode"], "12345678901234567890123");
+    assert_eq!(stdout(&o), "12345678901234567890123", "{}", stderr(&o));
+    let o = pith(&["decode"], "a: 1e21\nb: 0.1e1000000000");
+    assert_eq!(
+        stdout(&o),
+        r#"{"a":1000000000000000000000,"b":1e+999999999}"#
+    );
+    let o = pith(&["encode", "--format", "toon"], "[12345678901234567890123]");
+    assert_eq!(stdout(&o), "[1]: 1.2345678901234567890123e+22");
+}
+
+#[test]
+fn inexact_numbers_are_kept_quoted_or_refused() {
+    let input = r#"{"id":9007199254740993,"n":[1.5,1e400],"big":12345678901234567890123}"#;
+    let o = pith(&["encode", "--format", "toon"], input);
+    assert_eq!(
+        stdout(&o),
+        "id: 9007199254740993\nn[2]: 1.5,1e+400\nbig: 1.2345678901234567890123e+22"
+    );
+    let o = pith(
+        &["encode", "--format", "toon", "--inexact-numbers", "quote"],
+        input,
+    );
+    assert_eq!(
+        stdout(&o),
+        "id: \"9007199254740993\"\nn[2]: 1.5,\"1e+400\"\nbig: \"12345678901234567890123\""
+    );
+    let o = pith(&["encode", "--inexact-numbers", "refuse"], input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "pith: -: at id: expected a number that an f64 holds exactly, found 9007199254740993, \
+         which readers that use f64 read as 9007199254740992\n"
+    );
+    let o = pith(
+        &["encode", "--inexact-numbers", "refuse"],
+        r#"{"a":[1,{"b":1e400}]}"#,
+    );
+    assert!(
+        stderr(&o).starts_with("pith: -: at a[1].b: "),
+        "{}",
+        stderr(&o)
+    );
+    let o = pith(
+        &["encode", "--inexact-numbers", "refuse"],
+        r#"{"a":[1,0.5,9007199254740992,1e300]}"#,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -1,11 +1,15 @@
 //! Equality under the fact-preservation contract.
 //!
 //! `decode(encode(x))` must equal `x` exactly, with one allowance that the
-//! table forms make: the rows of a table take the header's key order. So an
-//! object that is an element of an array of objects, or a value of an object
-//! whose values are all objects (a keyed table), may come back with its keys
-//! in another order. Everything else is compared exactly: the same variants,
-//! the same keys in the same order, numbers by exact value, strings by code
+//! table forms make: the rows of a table take the header's key order, and a
+//! header lists the first row's keys first, in that row's order (a union of
+//! the rows' keys in first-seen order). So a row after the first — an
+//! element after the first of an array of objects, or a value after the
+//! first of an object whose values are all objects (a keyed table) — may
+//! come back with its keys in another order, and so may the objects nested
+//! in it through objects alone (its field groups). Everything else is
+//! compared exactly: the first row of every table, the same variants, the
+//! same keys in the same order, numbers by exact value, strings by code
 //! points, null distinct from absent, empty containers kept.
 //!
 //! ```
@@ -18,6 +22,7 @@
 //! # Ok::<(), pith::Error>(())
 //! ```
 
+use crate::path::Step;
 use crate::{Map, Value};
 
 /// Whether `actual` carries exactly the facts of `expected` (see the module docs).
@@ -47,9 +52,10 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
                         format!("expected {} elements, found {}", x.len(), y.len()),
                     ));
                 }
+                // An array starts over: inside it, only its own rows may reorder.
                 let rows = x.iter().all(|v| matches!(v, Value::Object(_)));
                 for (i, (p, q)) in x.iter().zip(y).enumerate().rev() {
-                    stack.push((p, q, rows, here, Some(Step::Index(i))));
+                    stack.push((p, q, rows && i > 0, here, Some(Step::Index(i))));
                 }
             }
             (Value::Object(x), Value::Object(y)) => {
@@ -59,9 +65,10 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
                         format!("expected {} keys, found {}", x.len(), y.len()),
                     ));
                 }
-                // Rows' nested objects (field groups) follow the header too;
-                // so do the values of an object of objects (a keyed table).
-                let keyed = reorderable || x.values().all(|v| matches!(v, Value::Object(_)));
+                // A row's nested objects (field groups) follow the header
+                // too; so do the values after the first of an object of
+                // objects (a keyed table), when it is not itself in a row.
+                let keyed = !reorderable && x.values().all(|v| matches!(v, Value::Object(_)));
                 let first = stack.len();
                 for (i, (k, v)) in x.iter().enumerate() {
                     let other = if reorderable {
@@ -72,7 +79,8 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
                     let Some(w) = other else {
                         return Some(at(&path, missing_key(k, i, y, reorderable)));
                     };
-                    stack.push((v, w, keyed, here, Some(Step::Key(k))));
+                    let row = reorderable || (keyed && i > 0);
+                    stack.push((v, w, row, here, Some(Step::Key(k))));
                 }
                 // The first key is compared first.
                 stack[first..].reverse();
@@ -89,13 +97,6 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
     None
 }
 
-/// One step down from a container.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
 fn missing_key(k: &str, i: usize, y: &Map, reorderable: bool) -> String {
     match y.get_index(i) {
         Some((l, _)) if !reorderable && y.contains_key(k) => {
@@ -106,17 +107,7 @@ fn missing_key(k: &str, i: usize, y: &Map, reorderable: bool) -> String {
 }
 
 fn at(path: &[Step], msg: String) -> String {
-    if path.is_empty() {
-        return format!("$: {msg}");
-    }
-    let mut p = String::new();
-    for step in path {
-        match step {
-            Step::Index(i) => crate::path::push_index(&mut p, *i),
-            Step::Key(key) => crate::path::push_key(&mut p, key),
-        }
-    }
-    format!("{p}: {msg}")
+    format!("{}: {msg}", crate::path::render_steps(path))
 }
 
 /// A short rendering of a value for messages.
@@ -144,12 +135,37 @@ mod tests {
     fn key_order_matters_outside_tables() {
         assert!(!equivalent(&j(r#"{"a":1,"b":2}"#), &j(r#"{"b":2,"a":1}"#)));
         assert!(equivalent(
-            &j(r#"[{"a":1,"b":2}]"#),
-            &j(r#"[{"b":2,"a":1}]"#)
+            &j(r#"[{"a":1,"b":2},{"b":3,"a":4}]"#),
+            &j(r#"[{"a":1,"b":2},{"a":4,"b":3}]"#)
         ));
         assert!(equivalent(
-            &j(r#"{"k":{"x":{"a":1,"b":2}}}"#),
-            &j(r#"{"k":{"x":{"b":2,"a":1}}}"#)
+            &j(r#"{"k":{"x":{"a":1,"b":2},"y":{"a":1,"b":2}}}"#),
+            &j(r#"{"k":{"x":{"a":1,"b":2},"y":{"b":2,"a":1}}}"#)
+        ));
+    }
+
+    #[test]
+    fn only_rows_after_the_first_reorder() {
+        // A config-shaped document is no table: its nested objects keep their order.
+        let config = j(r#"{"user":{"name":"x","address":{"street":"s","city":"c"}}}"#);
+        let reordered = j(r#"{"user":{"name":"x","address":{"city":"c","street":"s"}}}"#);
+        assert_eq!(
+            difference(&config, &reordered).as_deref(),
+            Some(r#"user.address: expected key "street" at position 0, found "city""#)
+        );
+        // The first row fixes the header, so it comes back as it was.
+        assert!(!equivalent(
+            &j(r#"[{"a":1,"b":2},{"a":3,"b":4}]"#),
+            &j(r#"[{"b":2,"a":1},{"a":3,"b":4}]"#)
+        ));
+        // A later row's field groups follow the header; its arrays start over.
+        assert!(equivalent(
+            &j(r#"[{"a":1,"g":{"x":1,"y":2}},{"g":{"y":2,"x":1},"a":2}]"#),
+            &j(r#"[{"a":1,"g":{"x":1,"y":2}},{"a":2,"g":{"x":1,"y":2}}]"#)
+        ));
+        assert!(!equivalent(
+            &j(r#"[{"a":1},{"a":2,"l":[{"p":1,"q":2}]}]"#),
+            &j(r#"[{"a":1},{"a":2,"l":[{"q":2,"p":1}]}]"#)
         ));
     }
 

@@ -23,6 +23,13 @@
 //! `123456789012345678901234567890.5`) are printed exactly in the same layout,
 //! which is why they survive every round trip.
 //!
+//! The JSON writer differs in one respect ([`Number::write_json_to`]): an
+//! integer below 1e309 or so (at most [`MAX_JSON_INTEGER_ZEROS`] zeros after
+//! its significant digits) is written as its digits, `1e21` as
+//! `1000000000000000000000`, since readers such as Python's turn an
+//! exponent into a float. TOON keeps the canonical text, as the reference
+//! encoder writes it.
+//!
 //! # Domain
 //!
 //! Any number of significant digits is kept. The decimal exponent of the
@@ -36,6 +43,10 @@ use std::fmt;
 /// The largest magnitude of a number's decimal exponent in scientific
 /// notation (one digit before the point) that pith accepts.
 pub const MAX_EXPONENT: i64 = 999_999_999;
+
+/// Where a literal's written exponent stops growing: far above
+/// [`MAX_EXPONENT`] plus any literal's length, far below `i64::MAX / 10`.
+const EXPONENT_CEILING: i64 = 1 << 59;
 
 /// An exact decimal number.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -151,26 +162,15 @@ impl Number {
                 _ => false,
             };
             let s = i;
-            let mut big = false;
+            // The written exponent is not the value's (`0.1e1000000000` is
+            // 1e999999999): it saturates far beyond any literal's digit
+            // count, and the value's exponent is bounded below.
             while i < b.len() && b[i].is_ascii_digit() {
-                if !big {
-                    exp = exp * 10 + i64::from(b[i] - b'0');
-                    if exp > MAX_EXPONENT {
-                        big = true;
-                    }
-                }
+                exp = (exp * 10 + i64::from(b[i] - b'0')).min(EXPONENT_CEILING);
                 i += 1;
             }
             if i == s {
                 return Err(NumberError::Syntax);
-            }
-            if big {
-                // Zero stays zero whatever its exponent.
-                let all_zero = b[int_start..int_end].iter().chain(frac).all(|&c| c == b'0');
-                if all_zero && i == b.len() {
-                    return Ok(Number(N::Int(0)));
-                }
-                return Err(NumberError::ExponentRange);
             }
             if eneg {
                 exp = -exp;
@@ -354,6 +354,9 @@ impl Number {
 
     /// Whether `to_f64` gives back exactly this value.
     pub fn is_exact_f64(&self) -> bool {
+        if let N::Int(v) = self.0 {
+            return v.unsigned_abs() <= 1 << 53 || Number::from_f64(v as f64) == Some(self.clone());
+        }
         match Number::from_f64(self.to_f64()) {
             Some(n) => n == *self,
             None => false,
@@ -408,6 +411,139 @@ impl Number {
             }
             N::Big(b) => layout(out, b.neg, b.digits.as_bytes(), b.exp),
         }
+    }
+}
+
+/// The most zeros the JSON writer adds after an integer's significant
+/// digits to write it as digits: every integer an `f64` holds as a finite
+/// number (below 1.8e308) needs no more, and the bound keeps a short
+/// literal such as `1e999999999` from writing a gigabyte.
+pub const MAX_JSON_INTEGER_ZEROS: i64 = 308;
+
+impl Number {
+    /// Appends the JSON text to `out`: the canonical text, except that an
+    /// integer is written as its digits (`12345678901234567890123`, where
+    /// the canonical text has `1.2345678901234567890123e+22`) when that adds
+    /// at most [`MAX_JSON_INTEGER_ZEROS`] zeros, so that JSON readers that
+    /// keep integers apart from floats (Python's, Java's, arbitrary-precision
+    /// ones) read the integer, not the nearest float.
+    pub fn write_json_to(&self, out: &mut Vec<u8>) {
+        match &self.0 {
+            N::Big(b) if (0..=MAX_JSON_INTEGER_ZEROS).contains(&b.exp) => {
+                if b.neg {
+                    out.push(b'-');
+                }
+                out.extend_from_slice(b.digits.as_bytes());
+                out.extend(std::iter::repeat_n(b'0', b.exp as usize));
+            }
+            _ => self.write_to(out),
+        }
+    }
+}
+
+/// What [`for_f64_readers`] does with a number that an `f64` does not hold
+/// exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Inexact {
+    /// Keeps it: pith reads it back exactly, other readers may not.
+    #[default]
+    Keep,
+    /// Writes its JSON text as a string (an integer's digits, or the
+    /// canonical text), so that every reader keeps the digits, as a string:
+    /// pith too reads a string back.
+    Quote,
+    /// Refuses the value, naming the number's path.
+    Refuse,
+}
+
+/// Prepares `value` for readers that hold numbers in an `f64` (JavaScript's,
+/// and so the reference TOON decoder): every number that an `f64` does not
+/// hold exactly is kept, quoted or refused as `how` says. Such readers turn
+/// `1e+400` into a string (the reference TOON decoder) or `Infinity`,
+/// `1e-400` into `0`, and `9007199254740993` or `0.1000000000000000055511`
+/// into the nearest `f64`, without a word.
+///
+/// # Errors
+///
+/// With [`Inexact::Refuse`], [`ErrorKind::NumberRange`](crate::ErrorKind)
+/// at the first such number's path.
+///
+/// ```
+/// use pith::number::{for_f64_readers, Inexact};
+/// let v = pith::json::parse(r#"{"id":9007199254740993,"n":[1.5,1e400,0.1000000000000000055511]}"#)?;
+/// let quoted = for_f64_readers(v.clone(), Inexact::Quote)?;
+/// assert_eq!(
+///     pith::json::to_string(&quoted),
+///     r#"{"id":"9007199254740993","n":[1.5,"1e+400","0.1000000000000000055511"]}"#
+/// );
+/// let e = for_f64_readers(v, Inexact::Refuse).unwrap_err();
+/// assert_eq!(e.path(), Some("id"));
+/// # Ok::<(), pith::Error>(())
+/// ```
+pub fn for_f64_readers(mut value: crate::Value, how: Inexact) -> crate::Result<crate::Value> {
+    use crate::Value;
+    use crate::path::Step;
+    if how == Inexact::Keep {
+        return Ok(value);
+    }
+    // Explicit stack, so that any depth is walked; each entry holds the
+    // length of its parent's path and its own step, kept for a refusal.
+    let mut stack: Vec<(&mut Value, usize, Option<Step<'_>>)> = vec![(&mut value, 0, None)];
+    let mut path: Vec<Step<'_>> = Vec::new();
+    let mut refused = None;
+    while let Some((v, parent, step)) = stack.pop() {
+        if how == Inexact::Refuse {
+            path.truncate(parent);
+            path.extend(step);
+        }
+        let here = path.len();
+        match v {
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate().rev() {
+                    stack.push((item, here, Some(Step::Index(i))));
+                }
+            }
+            Value::Object(m) => {
+                for (k, item) in m.iter_mut().rev() {
+                    stack.push((item, here, Some(Step::Key(k))));
+                }
+            }
+            Value::Number(n) if !n.is_exact_f64() => match how {
+                Inexact::Quote => {
+                    let mut text = Vec::new();
+                    n.write_json_to(&mut text);
+                    *v = Value::String(String::from_utf8(text).expect("ASCII"));
+                }
+                _ => {
+                    refused = Some((n.to_string(), crate::path::render_steps(&path)));
+                    break;
+                }
+            },
+            _ => {}
+        }
+    }
+    drop(stack);
+    match refused {
+        None => Ok(value),
+        Some((n, at)) => Err(crate::Error::at_path(
+            crate::ErrorKind::NumberRange,
+            at,
+            format!(
+                "expected a number that an f64 holds exactly, found {n}, which readers that use f64 read as {}",
+                f64_reading(&n)
+            ),
+        )),
+    }
+}
+
+/// What an `f64` reader makes of the canonical text `n`.
+fn f64_reading(n: &str) -> String {
+    match Number::parse(n).map(|n| n.to_f64()) {
+        Ok(f) if f.is_infinite() => {
+            "an infinity (or a string, as the reference TOON decoder does)".to_owned()
+        }
+        Ok(f) => Number::from_f64(f).map_or_else(|| "another number".to_owned(), |n| n.to_string()),
+        Err(_) => "another number".to_owned(),
     }
 }
 
@@ -536,6 +672,31 @@ mod tests {
     }
 
     #[test]
+    fn json_writes_integers_as_digits() {
+        let json = |s: &str| {
+            let mut out = Vec::new();
+            Number::parse(s).unwrap().write_json_to(&mut out);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(json("12345678901234567890123"), "12345678901234567890123");
+        assert_eq!(json("-1e21"), "-1000000000000000000000");
+        assert_eq!(json("1.5e22"), "15000000000000000000000");
+        assert_eq!(json("1e308"), format!("1{}", "0".repeat(308)));
+        assert_eq!(json("-25e308"), format!("-25{}", "0".repeat(308)));
+        assert_eq!(json("1e309"), "1e+309");
+        assert_eq!(json("1e400"), "1e+400");
+        let many = "7".repeat(5000);
+        assert_eq!(json(&many), many);
+        assert_eq!(json("1e999999999"), "1e+999999999");
+        assert_eq!(json("1.5e-7"), "1.5e-7");
+        assert_eq!(
+            json("123456789012345678901234567890.5"),
+            "1.234567890123456789012345678905e+29"
+        );
+        assert_eq!(json("42"), "42");
+    }
+
+    #[test]
     fn equality_is_by_value() {
         let eq = |a: &str, b: &str| Number::parse(a).unwrap() == Number::parse(b).unwrap();
         assert!(eq("1", "1.0"));
@@ -564,7 +725,22 @@ mod tests {
         for bad in ["10e999999999", "0.01e-999999998", "-125e999999998"] {
             assert_eq!(Number::parse(bad), Err(NumberError::ExponentRange), "{bad}");
         }
-        for good in ["0.1e-999999998", "9.99e999999999", "0.00e999999999999"] {
+        for bad in [
+            "1e99999999999999999999999",
+            "0.1e-999999999",
+            "1e-1000000000",
+        ] {
+            assert_eq!(Number::parse(bad), Err(NumberError::ExponentRange), "{bad}");
+        }
+        for good in [
+            "0.1e-999999998",
+            "9.99e999999999",
+            "0.00e999999999999",
+            "0.1e1000000000",
+            "0.0001e1000000003",
+            "12e-1000000000",
+            "0e99999999999999999999999",
+        ] {
             let n = Number::parse(good).unwrap();
             assert_eq!(Number::parse(&n.to_string()), Ok(n), "{good}");
         }

@@ -26,6 +26,31 @@ pub(crate) fn push_index(path: &mut String, i: usize) {
     path.push(']');
 }
 
+/// One step down from a container, for walks that keep their path as a
+/// list of steps on an explicit stack (see [`render_steps`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Step<'a> {
+    /// Member `key` of an object.
+    Key(&'a str),
+    /// Element `i` of an array.
+    Index(usize),
+}
+
+/// The path of `steps` from the root, `$` for none.
+pub(crate) fn render_steps(steps: &[Step<'_>]) -> String {
+    let mut out = String::new();
+    for step in steps {
+        match *step {
+            Step::Index(i) => push_index(&mut out, i),
+            Step::Key(k) => push_key(&mut out, k),
+        }
+    }
+    if out.is_empty() {
+        out.push('$');
+    }
+    out
+}
+
 /// Where a walk is in a value, as a list linked toward the root: built on
 /// the stack as the walk descends, written out only when a message needs it.
 #[derive(Clone, Copy)]

@@ -589,3 +589,90 @@ fn measure_lists_every_form() {
             .all(|c| auto.tokens <= c.tokens)
     );
 }
+
+#[test]
+fn text_that_opens_like_json_and_is_no_json_gets_the_json_error() {
+    let d = DecodeOptions::default();
+    for bad in [
+        "[1,2,3",
+        "[1,2,]",
+        "['a']",
+        "[NaN]",
+        "[1 2]",
+        "[\"a\",\"b\"",
+        "[1e1000000000]",
+        "[1]x",
+        "[\"x\"]]",
+        "{\"a\":1",
+        "\u{feff}[1,",
+    ] {
+        let e = decode(bad.as_bytes(), &d).expect_err(bad);
+        let json = pith::json::parse(bad.trim_start_matches('\u{feff}')).expect_err(bad);
+        assert_eq!(e.message(), json.message(), "{bad}");
+        assert_eq!(e.kind(), json.kind(), "{bad}");
+    }
+    // A TOON root header still opens a TOON document, and its faults are TOON's.
+    let v = decode(b"[3]: 1,2,3", &d).unwrap();
+    assert_eq!(pith::json::to_string(&v), "[1,2,3]");
+    let v = decode(b"[2]{a,b}:\n  1,2\n  3,4", &d).unwrap();
+    assert_eq!(
+        pith::json::to_string(&v),
+        r#"[{"a":1,"b":2},{"a":3,"b":4}]"#
+    );
+    let e = decode(b"[2]: 1", &d).unwrap_err();
+    assert!(e.message().contains("as the header declares"), "{e}");
+    // A string that starts with a bracket is quoted by every writer.
+    for s in ["[1,2,3", "{x", "[2]: 1"] {
+        let v = Value::from(s);
+        for form in Form::ALL {
+            let out = encode(&v, &opts(form, Metric::Bytes)).unwrap();
+            assert_eq!(
+                decode(out.text.as_bytes(), &d).unwrap(),
+                v,
+                "{form}: {}",
+                out.text
+            );
+        }
+    }
+}
+
+#[test]
+fn one_byte_order_mark_is_removed_and_a_second_is_content() {
+    let d = DecodeOptions::default();
+    let v = decode(b"\xef\xbb\xbf{\"a\":1,\"b\":[1,2]}", &d).unwrap();
+    assert_eq!(pith::json::to_string(&v), r#"{"a":1,"b":[1,2]}"#);
+    let v = decode(b"\xef\xbb\xbfa: 1", &d).unwrap();
+    assert_eq!(pith::json::to_string(&v), r#"{"a":1}"#);
+    let v = decode(b"\xef\xbb\xbf\xef\xbb\xbfa: 1", &d).unwrap();
+    assert_eq!(pith::json::to_string(&v), "{\"\u{feff}a\":1}");
+    let v = pith::toon::decode_bytes(b"\xef\xbb\xbf\xef\xbb\xbfa: 1", &d).unwrap();
+    assert_eq!(pith::json::to_string(&v), "{\"\u{feff}a\":1}");
+    // Two marks before JSON: the second is content, a bare TOON string.
+    let v = decode(b"\xef\xbb\xbf\xef\xbb\xbf[1]", &d).unwrap();
+    assert_eq!(v, Value::from("\u{feff}[1]"));
+}
+
+#[test]
+fn auto_by_bytes_is_never_longer_than_json_when_integers_are_written_as_digits() {
+    // JSON writes 12345678901234567890123 as its 23 digits, TOON as
+    // 1.2345678901234567890123e+22: five bytes more.
+    for text in [
+        r#"{"n":12345678901234567890123}"#,
+        r#"{"ids":[12345678901234567890123,98765432109876543210987]}"#,
+        r#"[-123456789012345678901234567]"#,
+    ] {
+        let v = pith::json::parse(text).unwrap();
+        let json = pith::json::to_string(&v);
+        assert_eq!(json, text);
+        let out = encode(&v, &opts(Form::Auto, Metric::Bytes)).unwrap();
+        assert!(
+            out.text.len() <= json.len(),
+            "{text}: auto wrote {}",
+            out.text
+        );
+        assert_eq!(
+            decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap(),
+            v
+        );
+    }
+}

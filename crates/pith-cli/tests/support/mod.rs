@@ -8,6 +8,11 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `pith` with `args`, `stdin` on its standard input.
 pub fn pith(args: &[&str], stdin: &str) -> Output {
+    pith_bytes(args, stdin.as_bytes())
+}
+
+/// Runs `pith` with `args`, the bytes `stdin` (UTF-8 or not) on its standard input.
+pub fn pith_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
         .args(args)
         .stdin(Stdio::piped())
@@ -16,11 +21,7 @@ pub fn pith(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("pith runs");
     // pith may exit before reading (a usage error), closing the pipe early.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
     child.wait_with_output().expect("pith finishes")
 }
 

@@ -30,7 +30,12 @@
 //!
 //! [`to_string`] writes the bytes `JSON.stringify(value)` writes, for every
 //! value whose numbers an `f64` holds exactly; other numbers are written
-//! exactly in the same layout (`1e+400`, `9007199254740993`).
+//! exactly in the same layout (`1e+400`, `9007199254740993`), except that
+//! an integer of 1e21 or more is written as its digits when that takes at
+//! most [`MAX_JSON_INTEGER_ZEROS`](crate::number::MAX_JSON_INTEGER_ZEROS)
+//! zeros after its significant digits (`1000000000000000000000`, where
+//! `JSON.stringify` writes `1e+21`), so that readers that keep integers
+//! apart from floats read an integer.
 //! [`to_string_pretty`] matches `JSON.stringify(value, null, indent)`.
 //! Strings escape `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and the other C0
 //! controls (as lowercase `\u00xx`); every other character is written as is.

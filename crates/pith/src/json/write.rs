@@ -7,8 +7,9 @@ use std::convert::Infallible;
 use std::io::Write;
 
 /// Compact JSON, byte for byte what `JSON.stringify(value)` writes for any
-/// value whose numbers an `f64` holds exactly (other numbers are written
-/// exactly, in the same layout).
+/// value whose numbers an `f64` holds exactly and are no integers of 1e21
+/// or more (other numbers are written exactly, in the same layout; such an
+/// integer as its digits, see [`Number::write_json_to`](crate::Number::write_json_to)).
 ///
 /// ```
 /// let v = pith::json::parse(r#"{ "a": [1, 2.50, "x\u0001"] }"#)?;
@@ -186,7 +187,7 @@ fn write_value<S: Sink>(
             Value::Null => out.extend_from_slice(b"null"),
             Value::Bool(true) => out.extend_from_slice(b"true"),
             Value::Bool(false) => out.extend_from_slice(b"false"),
-            Value::Number(n) => n.write_to(out),
+            Value::Number(n) => n.write_json_to(out),
             Value::String(s) => write_str_into(s, out),
         }
         sink.drain(out)?;

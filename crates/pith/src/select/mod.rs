@@ -421,9 +421,10 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
 ///
 /// Those of [`parse`] and of [`restore`].
 pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
-    if is_notation(bytes) {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if is_notation(body) {
         // The notation writes look-alikes as they are: nothing to restore.
-        return crate::notation::decode(bytes, opts);
+        return crate::notation::decode(body, opts);
     }
     let (value, syntax) = parse_with_syntax(bytes, opts)?;
     match syntax {
@@ -461,21 +462,28 @@ fn is_notation(bytes: &[u8]) -> bool {
 
 /// Reads JSON or TOON, told apart by syntax, restoring nothing.
 ///
-/// The text is taken as JSON when it starts like JSON and parses as JSON;
-/// the only TOON documents that are also JSON texts (a root `[]`, a number,
+/// One leading byte-order mark is removed (a second one is content). The
+/// text is taken as JSON when it starts like JSON and parses as JSON; the
+/// only TOON documents that are also JSON texts (a root `[]`, a number,
 /// `true`, `false`, `null` or a quoted string) mean the same value in both.
+/// Text that starts with `{` or `[` and is no JSON is refused with the JSON
+/// error, unless it starts with a TOON root header (`[3]: …`, `[2]{a,b}:`):
+/// pith quotes every string that starts with a bracket, so no text it
+/// writes is a bare string such as `[1,2,3`.
 ///
 /// # Errors
 ///
 /// Those of the JSON or the TOON reader, with line and column: the JSON
-/// error for text that starts with `{`, the TOON error otherwise.
+/// error for text that starts with `{`, or with `[` and no TOON root
+/// header; the TOON error otherwise.
 pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
     parse_with_syntax(bytes, opts).map(|(v, _)| v)
 }
 
 /// [`parse`], telling which syntax the text was read as.
 fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Syntax)> {
-    let first = bytes
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let first = body
         .iter()
         .copied()
         .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
@@ -490,10 +498,15 @@ fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Synta
     let json_opts = crate::json::ParseOptions {
         max_depth: opts.max_depth,
     };
-    match crate::json::parse_with(bytes, &json_opts) {
+    match crate::json::parse_with(body, &json_opts) {
         Ok(v) => Ok((v, Syntax::Json)),
         // `{` opens no TOON document, so the JSON error is the one to show.
         Err(e) if first == Some(b'{') => Err(e),
+        Err(e) if first == Some(b'[') => {
+            let header = std::str::from_utf8(body)
+                .is_ok_and(|text| crate::toon::opens_with_root_header(text, opts));
+            if header { toon() } else { Err(e) }
+        }
         Err(_) => toon(),
     }
 }
@@ -748,7 +761,15 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
     // A plain document's text answers for itself; otherwise the value is surveyed.
     let delimiter = toon4.delimiter.as_byte();
     let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
-    let survey = match text::survey_text(&best.text, toon4.indent, delimiter, exact) {
+    // JSON writes an integer of 1e21 or more as its digits, up to five
+    // bytes fewer than TOON's `1.2345678901234567890123e+22`: a text that
+    // may hold one gives no byte floor (its token floor stands).
+    let text_floors = if exact || !best.text.contains("e+") {
+        text::survey_text(&best.text, toon4.indent, delimiter, exact)
+    } else {
+        None
+    };
+    let survey = match text_floors {
         Some(floors) => bound::Survey {
             look_alike: false,
             candidates: false,

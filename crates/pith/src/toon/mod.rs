@@ -16,6 +16,7 @@ pub(crate) use fold::is_identifier;
 pub(crate) mod decode;
 mod expand;
 
+pub(crate) use decode::opens_with_root_header;
 pub use decode::{decode, decode_bytes};
 
 /// Which edition of the TOON specification to speak.

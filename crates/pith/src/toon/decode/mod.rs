@@ -26,8 +26,8 @@
 //! a root array are errors here too, where the 3.3 reference decoder drops
 //! them silently.
 //!
-//! In both editions a byte-order mark and a CR before each line feed are
-//! removed before anything else.
+//! In both editions one byte-order mark (a second is content) and a CR
+//! before each line feed are removed before anything else.
 //!
 //! # Lenient mode
 //!
@@ -78,10 +78,29 @@ use crate::{Error, ErrorKind, Map, Result, Value};
 /// assert_eq!(v.get("users").unwrap().as_array().unwrap().len(), 2);
 /// ```
 pub fn decode(text: &str, opts: &DecodeOptions) -> Result<Value> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    decode_unmarked(text.strip_prefix('\u{FEFF}').unwrap_or(text), opts)
+}
+
+/// Decodes text whose one byte-order mark, if any, is already removed: a
+/// second one is content.
+fn decode_unmarked(text: &str, opts: &DecodeOptions) -> Result<Value> {
     Parser::new(text, opts)
         .document()
         .map_err(|f| f.into_error(text.as_bytes()))
+}
+
+/// Whether the first content line of `text` (its byte-order mark removed)
+/// is a header without a key, `[N]…:`, the one way a TOON document that is
+/// no JSON text starts with `[`. The rest of the document is not read.
+pub(crate) fn opens_with_root_header(text: &str, opts: &DecodeOptions) -> bool {
+    let mut p = Parser::new(text, opts);
+    let Ok(Some(first)) = p.lines.peek() else {
+        return false;
+    };
+    let (s, e) = (first.start, first.end);
+    first.depth == 0
+        && matches!(p.classify(s, e), Ok(Class::Header(bracket))
+            if bracket == s && matches!(p.header(s, e, bracket), Ok(Ok(h)) if h.key.is_none()))
 }
 
 /// Decodes TOON bytes, which must be well-formed UTF-8: ill-formed bytes are
@@ -90,7 +109,7 @@ pub fn decode(text: &str, opts: &DecodeOptions) -> Result<Value> {
 pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
-        Ok(text) => decode(text, opts),
+        Ok(text) => decode_unmarked(text, opts),
         Err(e) => {
             let at = e.valid_up_to();
             let msg = match (e.error_len(), bytes.get(at)) {
