@@ -363,7 +363,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
     }
     if opts.form == Form::Pith {
         // With no rival, the cheapest variant is always there.
-        return notation_best(value, opts, None)?
+        return notation_best(value, opts, None, None)?
             .map_or_else(|| toon_doc(value, &toon4, Vec::new()), Ok);
     }
     let wrapper_root = matches!(value, Value::Object(m) if is_wrapper(m));
@@ -683,18 +683,26 @@ fn cost(text: &str, metric: Metric) -> usize {
 fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
     let base = toon_auto(value, opts, toon4)?;
     let base_cost = cost(&base.text, opts.metric);
-    match notation_best(value, opts, Some((base_cost, base.text.len())))? {
+    match notation_best(
+        value,
+        opts,
+        Some((base_cost, base.text.len())),
+        Some(&base.text),
+    )? {
         Some(doc) => Ok(doc),
         None => Ok(base),
     }
 }
 
 /// The notation documents the floor admits, the cheapest of them; with
-/// `rival` (its cost and bytes), only one that is cheaper.
+/// `rival` (its cost and bytes), only one that is cheaper. A document that
+/// is the rival's text (`rival_text`) under the marker, or the text of a
+/// variant already counted, is not counted again: it cannot be cheaper.
 fn notation_best(
     value: &Value,
     opts: &Options,
     rival: Option<(usize, usize)>,
+    rival_text: Option<&str>,
 ) -> Result<Option<Encoded>> {
     let min = opts.min_readability;
     let variants: &[(bool, bool)] = match min {
@@ -708,6 +716,7 @@ fn notation_best(
     };
     let mut best = rival;
     let mut out = None;
+    let mut counted: Vec<String> = Vec::new();
     for &(references, derived) in variants {
         let n = crate::notation::Options {
             references,
@@ -718,6 +727,13 @@ fn notation_best(
             tokenizer,
         };
         let doc = crate::notation::encode(value, &n)?;
+        let body = &doc.text[crate::notation::MARKER.len() + 1..];
+        if rival_text == Some(body) || counted.iter().any(|t| *t == doc.text) {
+            continue;
+        }
+        if variants.len() > 1 {
+            counted.push(doc.text.clone());
+        }
         let c = match best {
             Some((hi, _)) => match cost_unless_over(&doc.text, opts.metric, hi) {
                 Some(c) => c,
