@@ -447,14 +447,10 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         if let Value::String(s) = v
             && (s.starts_with(['*', '&']) || s == "~")
         {
-            let mut b = Vec::with_capacity(s.len() + 2);
-            write_quoted(&mut b, s);
-            push_utf8(out, b);
+            append(out, |b| write_quoted(b, s));
             return;
         }
-        let mut b = Vec::new();
-        self.quoting.primitive(&mut b, v);
-        push_utf8(out, b);
+        append(out, |b| self.quoting.primitive(b, v));
     }
 
     /// An item of a list cell: a primitive as in a cell, quoted also when
@@ -462,9 +458,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     fn list_item(&self, out: &mut String, v: &Value) {
         match v {
             Value::String(s) if s.contains(' ') => {
-                let mut b = Vec::with_capacity(s.len() + 2);
-                write_quoted(&mut b, s);
-                push_utf8(out, b);
+                append(out, |b| write_quoted(b, s));
             }
             v => self.primitive(out, v),
         }
@@ -527,12 +521,23 @@ fn table_worthy(items: &[Value]) -> bool {
     !items.is_empty() && filled * 2 >= keys.len() * items.len()
 }
 
-/// Appends bytes the writers produced from `&str`s (always UTF-8).
-fn push_utf8(out: &mut String, b: Vec<u8>) {
-    match String::from_utf8(b) {
-        Ok(s) => out.push_str(&s),
-        Err(e) => out.push_str(&String::from_utf8_lossy(e.as_bytes())),
-    }
+thread_local! {
+    /// The byte buffer the TOON writers fill before their text is appended.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Appends what `write` writes (the TOON writers' bytes, always UTF-8: the
+/// bytes of a `&str` and ASCII escapes), through one reused buffer.
+fn append(out: &mut String, write: impl FnOnce(&mut Vec<u8>)) {
+    SCRATCH.with(|cell| {
+        let mut b = cell.borrow_mut();
+        b.clear();
+        write(&mut b);
+        match std::str::from_utf8(&b) {
+            Ok(text) => out.push_str(text),
+            Err(_) => out.push_str(&String::from_utf8_lossy(&b)),
+        }
+    });
 }
 
 /// A key under TOON's rule: bare when it matches `[A-Za-z_][A-Za-z0-9_.]*`.
@@ -540,9 +545,7 @@ fn write_key_str(out: &mut String, key: &str) {
     if is_bare_key(key) {
         out.push_str(key);
     } else {
-        let mut b = Vec::with_capacity(key.len() + 2);
-        write_key(&mut b, key);
-        push_utf8(out, b);
+        append(out, |b| write_key(b, key));
     }
 }
 
@@ -551,14 +554,10 @@ fn flow_primitive(out: &mut String, v: &Value) {
     match v {
         Value::String(s) if is_bare_flow(s) => out.push_str(s),
         Value::String(s) => {
-            let mut b = Vec::with_capacity(s.len() + 2);
-            write_quoted(&mut b, s);
-            push_utf8(out, b);
+            append(out, |b| write_quoted(b, s));
         }
         Value::Number(n) => {
-            let mut b = Vec::new();
-            n.write_to(&mut b);
-            push_utf8(out, b);
+            append(out, |b| n.write_to(b));
         }
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
