@@ -351,7 +351,9 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                     self.table(out, Some(key), &rows, None, depth);
                     return;
                 }
-                // A short array of objects: as a table, or as one flow value.
+                // A short array of objects: as a table, as one flow value,
+                // or as a list of `- ` items whose members are lines (where
+                // a member holds a table of its own, say).
                 let table = self.render(|w, o| w.table(o, Some(key), &rows, None, depth));
                 let flow = self.render(|w, o| {
                     w.indent(o, depth);
@@ -359,7 +361,18 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                     o.push_str(": ");
                     w.flow_inner(o, v);
                 });
-                self.keep_cheaper(out, table, flow);
+                let listable = rows.iter().all(|m| {
+                    m.get_index(0).is_some_and(|(_, first)| {
+                        first.is_primitive() || self.refs.of(first).is_some()
+                    })
+                });
+                if listable {
+                    let list = self.render(|w, o| w.object_list(o, key, &rows, depth));
+                    let pick = self.render(|w, o| w.keep_cheaper(o, table, flow));
+                    self.keep_cheaper(out, pick, list);
+                } else {
+                    self.keep_cheaper(out, table, flow);
+                }
             }
             Value::Array(_) => {
                 self.indent(out, depth);
@@ -388,6 +401,30 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             self.indent(out, 1);
             out.push_str("- ");
             self.cell(out, v);
+        }
+    }
+
+    /// `key[N]:` and one `- ` item per object, TOON's list: the first member
+    /// on the item's line (a primitive or a reference, so nothing nests
+    /// under it), the others one level deeper.
+    fn object_list(&mut self, out: &mut String, key: &str, rows: &[&Map], depth: usize) {
+        self.indent(out, depth);
+        write_key_str(out, key);
+        out.push('[');
+        out.push_str(&rows.len().to_string());
+        self.delimiter_mark(out);
+        out.push_str("]:");
+        for m in rows {
+            for (i, (k, v)) in m.iter().enumerate() {
+                out.push('\n');
+                if i == 0 {
+                    self.indent(out, depth + 1);
+                    out.push_str("- ");
+                    self.member(out, k, v, 0);
+                } else {
+                    self.member(out, k, v, depth + 2);
+                }
+            }
         }
     }
 
