@@ -728,7 +728,7 @@ fn notation_best(
         };
         let doc = crate::notation::encode(value, &n)?;
         let body = &doc.text[crate::notation::MARKER.len() + 1..];
-        if rival_text == Some(body) || counted.iter().any(|t| *t == doc.text) {
+        if rival_text == Some(body) || counted.contains(&doc.text) {
             continue;
         }
         if variants.len() > 1 {
