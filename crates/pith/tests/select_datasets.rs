@@ -312,10 +312,8 @@ fn walk(v: &Value, keys: &mut std::collections::BTreeSet<String>, ids: &mut Vec<
                 }
                 let id_like = matches!(k.as_str(), "id" | "sha" | "number" | "login" | "node_id")
                     || k.ends_with("_id");
-                if id_like {
-                    if let Some(t) = scalar_text(child) {
-                        ids.push(t);
-                    }
+                if id_like && let Some(t) = scalar_text(child) {
+                    ids.push(t);
                 }
                 walk(child, keys, ids);
             }
