@@ -136,10 +136,7 @@ fn bytes4_counts_too() {
 }
 
 fn result_of(json: &str) -> Map {
-    match parse(json) {
-        Value::Object(m) => m,
-        _ => panic!("not an object"),
-    }
+    parse(json).into_object().expect("an object")
 }
 
 fn options(structured: Structured) -> Options {
