@@ -64,10 +64,7 @@ pub(crate) fn string_value(token: &[u8]) -> Option<String> {
     if !inner.contains(&b'\\') {
         return std::str::from_utf8(inner).ok().map(str::to_owned);
     }
-    match pith::json::parse_bytes(token) {
-        Ok(pith::Value::String(s)) => Some(s),
-        _ => None,
-    }
+    pith::json::parse_bytes(token).ok()?.into_string().ok()
 }
 
 /// One member of an object, as byte ranges of the buffer it was read from.

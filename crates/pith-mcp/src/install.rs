@@ -352,10 +352,9 @@ fn path_key(path: &Path) -> String {
 fn settings(v: &EntryValue) -> Map {
     match v {
         EntryValue::Json(m) => m.clone(),
-        EntryValue::Toml(t) => match from_toml(&toml::Value::Table(t.clone())) {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        },
+        EntryValue::Toml(t) => from_toml(&toml::Value::Table(t.clone()))
+            .into_object()
+            .unwrap_or_default(),
     }
 }
 
@@ -639,8 +638,8 @@ fn collect_servers(
         members(b, servers.value.start).ok_or_else(|| format!("`{key}` is not an object"))?;
     for s in list {
         let name = string_value(&b[s.key.clone()]).ok_or("a server name is not a string")?;
-        let value = match pith::json::parse_bytes(&b[s.value.clone()]) {
-            Ok(Value::Object(m)) => m,
+        let value = match pith::json::parse_bytes(&b[s.value.clone()]).map(Value::into_object) {
+            Ok(Ok(m)) => m,
             _ => return Err(format!("server `{name}` is not an object")),
         };
         out.push(Entry {

@@ -257,13 +257,8 @@ fn id_key(raw: &[u8]) -> Option<String> {
 
 /// The `params` object of a message, parsed exactly.
 fn params(span: &[u8]) -> Option<pith::Map> {
-    match pith::json::parse_bytes(span).ok()? {
-        Value::Object(mut m) => match m.remove("params")? {
-            Value::Object(p) => Some(p),
-            _ => None,
-        },
-        _ => None,
-    }
+    let mut m = pith::json::parse_bytes(span).ok()?.into_object().ok()?;
+    m.remove("params")?.into_object().ok()
 }
 
 #[cfg(test)]

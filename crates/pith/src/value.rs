@@ -131,6 +131,133 @@ impl Value {
     }
 }
 
+/// A [`Value`] taken apart by value. `Value` implements [`Drop`] (so that
+/// dropping a value nested any depth never overflows the stack), and Rust
+/// does not let a pattern move a field out of such a type: match on
+/// [`Value::unpack`] instead, and turn the rest back with [`Value::from`].
+///
+/// ```
+/// use pith::value::Unpacked;
+/// use pith::Value;
+/// let words = match Value::from(vec![Value::from("a"), Value::from("b")]).unpack() {
+///     Unpacked::Array(items) => items.len(),
+///     other => panic!("{:?}", Value::from(other)),
+/// };
+/// assert_eq!(words, 2);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unpacked {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool(bool),
+    /// An exact number.
+    Number(Number),
+    /// A string.
+    String(String),
+    /// An array's elements.
+    Array(Vec<Value>),
+    /// An object's members.
+    Object(Map),
+}
+
+impl Value {
+    /// The value taken apart, to match on by value (see [`Unpacked`]).
+    pub fn unpack(mut self) -> Unpacked {
+        match &mut self {
+            Value::Null => Unpacked::Null,
+            Value::Bool(b) => Unpacked::Bool(*b),
+            Value::Number(n) => Unpacked::Number(std::mem::replace(n, Number::from(0))),
+            Value::String(s) => Unpacked::String(std::mem::take(s)),
+            Value::Array(a) => Unpacked::Array(std::mem::take(a)),
+            Value::Object(m) => Unpacked::Object(std::mem::take(m)),
+        }
+    }
+
+    /// The elements, if this is an array; the value itself otherwise.
+    pub fn into_array(self) -> Result<Vec<Value>, Value> {
+        match self.unpack() {
+            Unpacked::Array(a) => Ok(a),
+            other => Err(other.into()),
+        }
+    }
+
+    /// The string, if this is one; the value itself otherwise.
+    pub fn into_string(self) -> Result<String, Value> {
+        match self.unpack() {
+            Unpacked::String(s) => Ok(s),
+            other => Err(other.into()),
+        }
+    }
+
+    /// The members, if this is an object; the value itself otherwise.
+    pub fn into_object(self) -> Result<Map, Value> {
+        match self.unpack() {
+            Unpacked::Object(m) => Ok(m),
+            other => Err(other.into()),
+        }
+    }
+}
+
+impl From<Unpacked> for Value {
+    fn from(u: Unpacked) -> Value {
+        match u {
+            Unpacked::Null => Value::Null,
+            Unpacked::Bool(b) => Value::Bool(b),
+            Unpacked::Number(n) => Value::Number(n),
+            Unpacked::String(s) => Value::String(s),
+            Unpacked::Array(a) => Value::Array(a),
+            Unpacked::Object(m) => Value::Object(m),
+        }
+    }
+}
+
+/// Dropping walks the value with a stack of its own: a value nested any
+/// depth (200,000 arrays, say) is freed without deep recursion.
+impl Drop for Value {
+    fn drop(&mut self) {
+        let deep = match self {
+            Value::Array(a) => a.iter().any(has_children),
+            Value::Object(m) => m.values().any(has_children),
+            _ => false,
+        };
+        if !deep {
+            // The children hold no containers with children: freeing them
+            // recurses one level only.
+            return;
+        }
+        let mut pending = Vec::new();
+        take_children(self, &mut pending);
+        while let Some(mut v) = pending.pop() {
+            take_children(&mut v, &mut pending);
+            // `v` goes here, its containers empty.
+        }
+    }
+}
+
+fn has_children(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+        _ => false,
+    }
+}
+
+/// Moves those of `v`'s children that have children of their own onto
+/// `pending`; the rest are freed with `v`.
+fn take_children(v: &mut Value, pending: &mut Vec<Value>) {
+    let children: &mut dyn Iterator<Item = &mut Value> = match v {
+        Value::Array(a) => &mut a.iter_mut(),
+        Value::Object(m) => &mut m.values_mut(),
+        _ => return,
+    };
+    for c in children {
+        if has_children(c) {
+            pending.push(std::mem::take(c));
+        }
+    }
+}
+
 impl std::fmt::Debug for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

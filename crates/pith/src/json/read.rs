@@ -750,7 +750,7 @@ mod tests {
         for text in literals {
             let want = Number::parse(text).unwrap();
             match parse(text) {
-                Ok(Value::Number(got)) => assert!(got == want, "{text}: {got:?} != {want:?}"),
+                Ok(Value::Number(ref got)) => assert!(*got == want, "{text}: {got:?} != {want:?}"),
                 other => panic!("{text}: {other:?}"),
             }
         }
@@ -770,7 +770,7 @@ mod tests {
             };
             let want = Number::parse(&text).unwrap();
             match parse(&text) {
-                Ok(Value::Number(got)) => proptest::prop_assert!(got == want, "{text}"),
+                Ok(Value::Number(ref got)) => proptest::prop_assert!(*got == want, "{text}"),
                 other => proptest::prop_assert!(false, "{text}: {other:?}"),
             }
         }

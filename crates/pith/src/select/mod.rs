@@ -79,6 +79,7 @@ use crate::table::columnar::{self, Intern};
 use crate::table::{self as tables, Census, hoisted, index_path, key_path};
 use crate::tokens::{Tokenizer, TokenizerKind};
 use crate::toon::{DecodeOptions, EncodeOptions, KeyFolding, Spec};
+use crate::value::Unpacked;
 use crate::{Error, ErrorKind, Map, Result, Value};
 use std::fmt;
 use std::str::FromStr;
@@ -357,6 +358,19 @@ impl Encoded {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
+    let capped;
+    let opts = if opts.toon.max_depth > crate::MAX_DEPTH_LIMIT {
+        capped = Options {
+            toon: EncodeOptions {
+                max_depth: crate::MAX_DEPTH_LIMIT,
+                ..opts.toon.clone()
+            },
+            ..opts.clone()
+        };
+        &capped
+    } else {
+        opts
+    };
     let toon4 = toon4(&opts.toon);
     if opts.form == Form::Auto {
         return auto(value, opts, &toon4);
@@ -441,15 +455,21 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 ///
 /// Those of [`restore`], for a wrapper or a columnar table that is malformed.
 pub fn restore_json(value: Value, max_depth: usize) -> Result<Value> {
-    match value {
-        Value::Object(mut m) if is_wrapper(&m) => {
-            if m.get(WRAPPER_TAG).and_then(Value::as_str) == Some(Form::Table.name()) {
-                let inner = m.remove(WRAPPER_VALUE).unwrap_or(Value::Null);
-                return restore_tree(inner, "", 0, max_depth);
-            }
-            restore(Value::Object(m), max_depth)
+    let table = match &value {
+        Value::Object(m) if is_wrapper(m) => {
+            m.get(WRAPPER_TAG).and_then(Value::as_str) == Some(Form::Table.name())
         }
-        v => Ok(v),
+        _ => return Ok(value),
+    };
+    if !table {
+        return restore(value, max_depth);
+    }
+    match value.into_object() {
+        Ok(mut m) => {
+            let inner = m.remove(WRAPPER_VALUE).unwrap_or(Value::Null);
+            restore_tree(inner, "", 0, crate::depth_limit(max_depth))
+        }
+        Err(v) => Ok(v),
     }
 }
 
@@ -496,7 +516,7 @@ fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Synta
         return toon();
     }
     let json_opts = crate::json::ParseOptions {
-        max_depth: opts.max_depth,
+        max_depth: crate::depth_limit(opts.max_depth),
     };
     match crate::json::parse_with(body, &json_opts) {
         Ok(v) => Ok((v, Syntax::Json)),
@@ -518,13 +538,14 @@ fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Synta
 ///
 /// [`ErrorKind::Type`] or [`ErrorKind::Syntax`] for a malformed table or
 /// wrapper, naming its JSON path; [`ErrorKind::DepthLimit`] when restored
-/// JSON cells nest beyond `max_depth`.
+/// JSON cells nest beyond `max_depth` (at most [`crate::MAX_DEPTH_LIMIT`]).
 pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
-    match value {
-        Value::Object(mut m) if is_wrapper(&m) => {
+    let max_depth = crate::depth_limit(max_depth);
+    match value.unpack() {
+        Unpacked::Object(mut m) if is_wrapper(&m) => {
             let inner = m.remove(WRAPPER_VALUE).unwrap_or(Value::Null);
             match m.remove(WRAPPER_TAG) {
-                Some(Value::String(s)) if s.parse::<Form>().is_ok() => Ok(inner),
+                Some(Value::String(ref s)) if s.parse::<Form>().is_ok() => Ok(inner),
                 other => Err(Error::at_path(
                     ErrorKind::Type,
                     WRAPPER_TAG,
@@ -535,7 +556,7 @@ pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
                 )),
             }
         }
-        value => restore_tree(value, "", 0, max_depth),
+        value => restore_tree(value.into(), "", 0, max_depth),
     }
 }
 
@@ -973,14 +994,14 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
             format!("expected at most {max_depth} levels of nesting, found more"),
         ));
     }
-    match value {
-        Value::Array(items) => items
+    match value.unpack() {
+        Unpacked::Array(items) => items
             .into_iter()
             .enumerate()
             .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth))
             .collect::<Result<Vec<_>>>()
             .map(Value::Array),
-        Value::Object(m) if tables::is_columnar(&m) => {
+        Unpacked::Object(m) if tables::is_columnar(&m) => {
             let rows = columnar::restore_table(m, path)?;
             rows.into_iter()
                 .enumerate()
@@ -988,7 +1009,7 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
                 .collect::<Result<Vec<_>>>()
                 .map(Value::Array)
         }
-        Value::Object(mut m) => {
+        Unpacked::Object(mut m) => {
             let pairs: Vec<String> = tables::hoisted_pairs(&m).map(str::to_owned).collect();
             for k in &pairs {
                 let meta_key = hoisted::encoding_key(k);
@@ -996,7 +1017,7 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
                 let meta = m.remove(&meta_key).unwrap_or(Value::Null);
                 let enc = hoisted::Encoding::read(&meta, &meta_path)?;
                 if let Some(slot) = m.get_mut(k) {
-                    let Value::Array(rows) = std::mem::take(slot) else {
+                    let Ok(rows) = std::mem::take(slot).into_array() else {
                         continue;
                     };
                     let rows = hoisted::restore_rows(
@@ -1015,7 +1036,7 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
             }
             Ok(Value::Object(out))
         }
-        other => Ok(other),
+        other => Ok(other.into()),
     }
 }
 

@@ -2,6 +2,7 @@
 //! the value being read so that errors can name it.
 
 use super::{NUMBER_TOKEN, VALUE_EXPECTING, as_u128, inexact_message};
+use crate::value::Unpacked;
 use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Map, Number, Result, Value};
 use ::serde::de::{
     self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
@@ -53,13 +54,13 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let path = self.path;
-        let result = match self.value {
-            Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(b),
-            Value::Number(n) => visit_number(n, visitor),
-            Value::String(s) => visitor.visit_string(s),
-            Value::Array(items) => visit_array(items, &path, self.depth, visitor),
-            Value::Object(map) => visit_object(map, &path, self.depth, visitor),
+        let result = match self.value.unpack() {
+            Unpacked::Null => visitor.visit_unit(),
+            Unpacked::Bool(b) => visitor.visit_bool(b),
+            Unpacked::Number(n) => visit_number(n, visitor),
+            Unpacked::String(s) => visitor.visit_string(s),
+            Unpacked::Array(items) => visit_array(items, &path, self.depth, visitor),
+            Unpacked::Object(map) => visit_object(map, &path, self.depth, visitor),
         };
         at_path(result, &path)
     }
@@ -118,14 +119,14 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
         visitor: V,
     ) -> Result<V::Value> {
         let path = self.path;
-        let (variant, value) = match self.value {
-            Value::String(s) => (s, None),
-            Value::Object(map) if map.len() == 1 => match map.into_iter().next() {
+        let (variant, value) = match self.value.unpack() {
+            Unpacked::String(s) => (s, None),
+            Unpacked::Object(map) if map.len() == 1 => match map.into_iter().next() {
                 Some((k, v)) => (k, Some(v)),
                 None => return Err(enum_shape_error(name, "an empty object", &path)),
             },
             other => {
-                let found = match &other {
+                let found = match Value::from(other) {
                     Value::Object(_) => "an object with more or fewer than one key",
                     v => v.type_name(),
                 };

@@ -168,7 +168,7 @@ impl<'de> Deserialize<'de> for Value {
 impl<'de> Deserialize<'de> for Number {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Number, D::Error> {
         match deserializer.deserialize_any(ValueVisitor)? {
-            Value::Number(n) => Ok(n),
+            Value::Number(ref n) => Ok(n.clone()),
             other => Err(::serde::de::Error::custom(format!(
                 "expected a number, found {}",
                 other.type_name()
@@ -179,13 +179,15 @@ impl<'de> Deserialize<'de> for Number {
 
 impl<'de> Deserialize<'de> for Map {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Map, D::Error> {
-        match deserializer.deserialize_map(ValueVisitor)? {
-            Value::Object(map) => Ok(map),
-            other => Err(::serde::de::Error::custom(format!(
-                "expected an object, found {}",
-                other.type_name()
-            ))),
-        }
+        deserializer
+            .deserialize_map(ValueVisitor)?
+            .into_object()
+            .map_err(|other| {
+                ::serde::de::Error::custom(format!(
+                    "expected an object, found {}",
+                    other.type_name()
+                ))
+            })
     }
 }
 

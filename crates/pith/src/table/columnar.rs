@@ -178,22 +178,28 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
     let rows_value = field(&mut m, "rows");
     let absent_value = m.remove("absent");
 
-    let Value::Array(cols) = cols_value else {
-        return Err(bad(
-            &key_path(path, "cols"),
-            "an array of column names",
-            &cols_value,
-        ));
+    let cols = match cols_value.into_array() {
+        Ok(cols) => cols,
+        Err(cols_value) => {
+            return Err(bad(
+                &key_path(path, "cols"),
+                "an array of column names",
+                &cols_value,
+            ));
+        }
     };
     let mut names: Vec<String> = Vec::with_capacity(cols.len());
     let mut seen = HashSet::with_capacity(cols.len());
     for (i, c) in cols.into_iter().enumerate() {
-        let Value::String(s) = c else {
-            return Err(bad(
-                &index_path(&key_path(path, "cols"), i),
-                "a column name",
-                &c,
-            ));
+        let s = match c.into_string() {
+            Ok(s) => s,
+            Err(c) => {
+                return Err(bad(
+                    &index_path(&key_path(path, "cols"), i),
+                    "a column name",
+                    &c,
+                ));
+            }
         };
         if !seen.insert(s.clone()) {
             return Err(Error::at_path(
@@ -204,39 +210,49 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
         }
         names.push(s);
     }
-    let Value::Object(dict) = dict_value else {
-        return Err(bad(
-            &key_path(path, "dict"),
-            "an object of interned values",
-            &dict_value,
-        ));
+    let dict = match dict_value.into_object() {
+        Ok(dict) => dict,
+        Err(dict_value) => {
+            return Err(bad(
+                &key_path(path, "dict"),
+                "an object of interned values",
+                &dict_value,
+            ));
+        }
     };
     let mut tables: Vec<Option<Vec<Value>>> = vec![None; names.len()];
     for (k, v) in dict {
-        let Value::Array(values) = v else {
-            return Err(bad(
-                &key_path(&key_path(path, "dict"), &k),
-                "an array of values",
-                &v,
-            ));
+        let values = match v.into_array() {
+            Ok(values) => values,
+            Err(v) => {
+                return Err(bad(
+                    &key_path(&key_path(path, "dict"), &k),
+                    "an array of values",
+                    &v,
+                ));
+            }
         };
         // Entries for columns the rows do not have are allowed, and unused.
         if let Some(j) = names.iter().position(|n| *n == k) {
             tables[j] = Some(values);
         }
     }
-    let Value::Array(rows) = rows_value else {
-        return Err(bad(
-            &key_path(path, "rows"),
-            "an array of rows",
-            &rows_value,
-        ));
+    let rows = match rows_value.into_array() {
+        Ok(rows) => rows,
+        Err(rows_value) => {
+            return Err(bad(
+                &key_path(path, "rows"),
+                "an array of rows",
+                &rows_value,
+            ));
+        }
     };
     let mut gone: HashSet<(usize, usize)> = HashSet::new();
     if let Some(absent) = absent_value {
         let here = key_path(path, "absent");
-        let Value::Object(by_column) = absent else {
-            return Err(bad(&here, "an object of absent rows by column", &absent));
+        let by_column = match absent.into_object() {
+            Ok(by_column) => by_column,
+            Err(absent) => return Err(bad(&here, "an object of absent rows by column", &absent)),
         };
         for (c, list) in by_column {
             let at = key_path(&here, &c);
@@ -247,8 +263,9 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
                     format!("expected a column of cols, found {c:?}"),
                 ));
             };
-            let Value::Array(list) = list else {
-                return Err(bad(&at, "an array of row indices", &list));
+            let list = match list.into_array() {
+                Ok(list) => list,
+                Err(list) => return Err(bad(&at, "an array of row indices", &list)),
             };
             for (i, r) in list.iter().enumerate() {
                 let row = row_index(r)
@@ -261,8 +278,9 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(rows.len());
     for (i, row) in rows.into_iter().enumerate() {
         let at = || index_path(&key_path(path, "rows"), i);
-        let Value::Array(cells) = row else {
-            return Err(bad(&at(), "a row array", &row));
+        let cells = match row.into_array() {
+            Ok(cells) => cells,
+            Err(row) => return Err(bad(&at(), "a row array", &row)),
         };
         if cells.len() > names.len() {
             return Err(Error::at_path(

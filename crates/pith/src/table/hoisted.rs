@@ -555,8 +555,9 @@ pub(crate) fn restore_rows(
         }
         let gone = &absent[start..next];
         let row_path = || index_path(path, i);
-        let Value::Object(m) = row else {
-            return Err(bad(&row_path(), "an object row", &row));
+        let m = match row.into_object() {
+            Ok(m) => m,
+            Err(row) => return Err(bad(&row_path(), "an object row", &row)),
         };
         for (_, c) in gone {
             if !m.contains_key(c) {

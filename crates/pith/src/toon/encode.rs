@@ -266,7 +266,7 @@ impl<'a, 'o, S: Sink> Encoder<'a, 'o, S> {
             v4: opts.spec == Spec::V4,
             fold,
             flatten: opts.flatten_depth,
-            max_depth: opts.max_depth,
+            max_depth: crate::depth_limit(opts.max_depth),
             root,
             started: false,
             tables: Tables::default(),

@@ -19,6 +19,7 @@
 use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, KeyMeta, SMALL};
 use crate::toon::fold::is_path;
+use crate::value::Unpacked;
 use crate::{ErrorKind, Map, Value};
 
 /// Expands the entries of one object at value depth `depth` (the root is 1).
@@ -175,8 +176,8 @@ impl Cx {
             return Ok(());
         };
         let slot = &mut node.entries[i].1;
-        match (slot, value) {
-            (slot @ (Slot::Obj(_) | Slot::Value(Value::Object(_))), Value::Object(source)) => {
+        match (slot, value.unpack()) {
+            (slot @ (Slot::Obj(_) | Slot::Value(Value::Object(_))), Unpacked::Object(source)) => {
                 if let Slot::Value(Value::Object(m)) = slot {
                     *slot = Slot::Obj(Obj::from_map(std::mem::take(m)));
                 }
@@ -188,6 +189,7 @@ impl Cx {
                 Ok(())
             }
             (slot, value) => {
+                let value = Value::from(value);
                 if self.strict {
                     let existing = match slot {
                         Slot::Obj(_) => "object",

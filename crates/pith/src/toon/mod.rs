@@ -93,7 +93,8 @@ pub struct EncodeOptions {
     pub key_folding: KeyFolding,
     /// How many segments a folded key may have at most (default unlimited).
     pub flatten_depth: usize,
-    /// Values nested deeper than this are refused (default [`DEFAULT_MAX_DEPTH`]).
+    /// Values nested deeper than this are refused (default
+    /// [`DEFAULT_MAX_DEPTH`], at most [`MAX_DEPTH_LIMIT`](crate::MAX_DEPTH_LIMIT)).
     pub max_depth: usize,
 }
 
@@ -121,7 +122,8 @@ pub struct DecodeOptions {
     pub spec: Spec,
     /// Path expansion; only [`Spec::V3`] has it.
     pub expand_paths: ExpandPaths,
-    /// Input nested deeper than this is refused (default [`DEFAULT_MAX_DEPTH`]).
+    /// Input nested deeper than this is refused (default
+    /// [`DEFAULT_MAX_DEPTH`], at most [`MAX_DEPTH_LIMIT`](crate::MAX_DEPTH_LIMIT)).
     pub max_depth: usize,
 }
 

@@ -40,7 +40,8 @@ pub enum UnknownKeys {
 pub struct CheckOptions {
     /// The undeclared-key policy (default [`UnknownKeys::Reject`]).
     pub unknown_keys: UnknownKeys,
-    /// Values nested deeper than this are a violation (default [`DEFAULT_MAX_DEPTH`]).
+    /// Values nested deeper than this are a violation (default
+    /// [`DEFAULT_MAX_DEPTH`], at most [`MAX_DEPTH_LIMIT`](crate::MAX_DEPTH_LIMIT)).
     pub max_depth: usize,
 }
 
@@ -92,10 +93,11 @@ pub fn check(
 ) -> Result<Vec<Violation>> {
     let named = schema.require(type_name)?;
     let depth = value.depth();
-    if depth > options.max_depth {
+    let max_depth = crate::depth_limit(options.max_depth);
+    if depth > max_depth {
         return Ok(vec![Violation {
             path: String::new(),
-            expected: format!("a value nested at most {} deep", options.max_depth),
+            expected: format!("a value nested at most {max_depth} deep"),
             found: format!("nesting {depth} deep"),
         }]);
     }
@@ -109,7 +111,8 @@ pub(crate) fn check_named(
     value: &Value,
     options: &CheckOptions,
 ) -> Vec<Violation> {
-    let mut c = Checker::new(schema, options.unknown_keys, options.max_depth);
+    let max_depth = crate::depth_limit(options.max_depth);
+    let mut c = Checker::new(schema, options.unknown_keys, max_depth);
     let mut out = Vec::new();
     c.walk(
         &named.ty,

@@ -43,7 +43,7 @@ use super::defs::Schema;
 use super::types::{Field, ObjectType, Presence, Type};
 use crate::DEFAULT_MAX_DEPTH;
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::{Map, Value};
+use crate::value::{Map, Unpacked, Value};
 
 /// Fills every absent `absentAs` field of `value`, read as `type_name`,
 /// with a copy of its default (see the [module docs](self)).
@@ -322,27 +322,27 @@ fn walk<'s>(w: &mut impl Walk<'s>, ty: &Type, v: Value) -> Result<Value> {
 }
 
 fn walk_inner<'s>(w: &mut impl Walk<'s>, ty: &Type, v: Value) -> Result<Value> {
-    Ok(match (ty, v) {
+    Ok(match (ty, v.unpack()) {
         (Type::Ref(name), v) => {
             let target = w.trail().schema.resolve(name);
-            walk(w, target, v)?
+            walk(w, target, v.into())?
         }
-        (Type::Object(o), Value::Object(m)) => Value::Object(w.object(o, m)?),
-        (Type::Array(t), Value::Array(items)) => Value::Array(
+        (Type::Object(o), Unpacked::Object(m)) => Value::Object(w.object(o, m)?),
+        (Type::Array(t), Unpacked::Array(items)) => Value::Array(
             items
                 .into_iter()
                 .map(|x| walk(w, t, x))
                 .collect::<Result<_>>()?,
         ),
-        (Type::Record(Some(t)), Value::Object(m)) => {
+        (Type::Record(Some(t)), Unpacked::Object(m)) => {
             let mut out = Map::with_capacity(m.len());
             for (k, x) in m {
                 out.push_unique(k, walk(w, t, x)?);
             }
             Value::Object(out)
         }
-        (Type::Union(members), v) => w.union(members, v)?,
-        (_, v) => v,
+        (Type::Union(members), v) => w.union(members, v.into())?,
+        (_, v) => v.into(),
     })
 }
 

@@ -134,7 +134,7 @@ pub fn decode(text: &[u8], opts: &DecodeOptions) -> Result<Value> {
         lines: Lines::new(text, start, opts.indent, opts.strict),
         strict: opts.strict,
         indent: opts.indent.max(1),
-        max_depth: opts.max_depth,
+        max_depth: crate::depth_limit(opts.max_depth),
         defs: Vec::new(),
         names: HashMap::new(),
         in_prelude: true,

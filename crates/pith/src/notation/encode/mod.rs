@@ -65,14 +65,12 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
             "expected an indent of at least 1 space, found 0",
         ));
     }
-    if value.depth() > opts.max_depth {
+    let max_depth = crate::depth_limit(opts.max_depth);
+    if value.depth() > max_depth {
         return Err(Error::at_path(
             ErrorKind::DepthLimit,
             "$",
-            format!(
-                "expected at most {} levels of nesting, found more",
-                opts.max_depth
-            ),
+            format!("expected at most {max_depth} levels of nesting, found more"),
         ));
     }
     let refs = if opts.references {

@@ -198,7 +198,7 @@ impl<'a> Parser<'a> {
             strict: opts.strict,
             v4,
             expand: !v4 && opts.expand_paths == ExpandPaths::Safe,
-            max_depth: opts.max_depth,
+            max_depth: crate::depth_limit(opts.max_depth),
             spans: 0,
             cells: Vec::new(),
             stack: Stack::new(!v4 && opts.expand_paths == ExpandPaths::Safe),

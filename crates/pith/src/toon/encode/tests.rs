@@ -90,10 +90,6 @@ fn very_deep_values_are_refused_without_exhausting_the_stack() {
     let err = encode(&v, &EncodeOptions::default()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DepthLimit);
     assert!(err.path().unwrap().starts_with("[0][0]"));
-    // Taken apart by hand: dropping it whole would recurse 100,000 deep.
-    while let Value::Array(mut a) = v {
-        v = a.pop().unwrap_or(Value::Null);
-    }
 }
 
 #[test]

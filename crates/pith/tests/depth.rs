@@ -1,0 +1,135 @@
+//! Nesting: a `max_depth` raised beyond what the call stack holds is capped
+//! at `MAX_DEPTH_LIMIT` (an error, never a stack overflow), and values of
+//! any depth are dropped without recursion.
+
+use pith::select::{self, Form, Options};
+use pith::toon::{DecodeOptions, EncodeOptions};
+use pith::{ErrorKind, MAX_DEPTH_LIMIT, Map, Value};
+
+fn nested_objects(depth: usize) -> Value {
+    let mut v = Value::from(1);
+    for i in 0..depth {
+        let mut m = Map::new();
+        m.insert(if i % 2 == 0 { "a" } else { "b" }, v);
+        v = Value::Object(m);
+    }
+    v
+}
+
+fn nested_arrays(depth: usize) -> Value {
+    let mut v = Value::Null;
+    for _ in 0..depth {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
+/// Runs `f` on a thread with room for the unoptimised build's frames at
+/// the cap (about 6 KB a level), as a test harness thread has not.
+fn with_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn a_raised_limit_stops_at_what_the_stack_holds() {
+    with_stack(|| {
+        let raised = 10_000;
+        let decode = DecodeOptions {
+            max_depth: raised,
+            ..DecodeOptions::default()
+        };
+        let encode = EncodeOptions {
+            max_depth: raised,
+            ..EncodeOptions::default()
+        };
+        for v in [nested_objects(raised), nested_arrays(raised)] {
+            let e = pith::toon::encode(&v, &encode).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
+            for form in Form::ALL {
+                let opts = Options {
+                    form,
+                    toon: encode.clone(),
+                    ..Options::default()
+                };
+                match select::encode(&v, &opts) {
+                    // JSON is written without recursion, at any depth
+                    // (columnar tables only down to the cap).
+                    Ok(out) => assert!(
+                        matches!(form, Form::Json | Form::Table),
+                        "{form}: {}",
+                        out.describe()
+                    ),
+                    Err(e) => assert_eq!(e.kind(), ErrorKind::DepthLimit, "{form}: {e}"),
+                }
+            }
+            // Text nested 10,000 deep, TOON and JSON.
+            let json = pith::json::to_string(&v);
+            let e = select::decode(json.as_bytes(), &decode).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
+            let e = select::restore(v.clone(), raised).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
+        }
+        let mut toon = String::new();
+        for i in 0..raised {
+            toon.push_str(&" ".repeat(2 * i));
+            toon.push_str("k:\n");
+        }
+        toon.push_str(&" ".repeat(2 * raised));
+        toon.push_str("k: 1");
+        let e = pith::toon::decode(&toon, &decode).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
+        assert!(e.to_string().contains(&format!("{MAX_DEPTH_LIMIT}")), "{e}");
+
+        // Up to the cap, everything round-trips.
+        let at = MAX_DEPTH_LIMIT;
+        for v in [nested_objects(at), nested_arrays(at)] {
+            let text = pith::toon::encode(&v, &encode).unwrap();
+            assert_eq!(pith::toon::decode(&text, &decode).unwrap(), v);
+            for form in Form::ALL {
+                let opts = Options {
+                    form,
+                    toon: encode.clone(),
+                    ..Options::default()
+                };
+                let out = select::encode(&v, &opts).unwrap();
+                assert_eq!(
+                    select::decode(out.text.as_bytes(), &decode).unwrap(),
+                    v,
+                    "{form}"
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn values_of_any_depth_drop_without_recursion() {
+    // On the test harness's own thread, whose stack is small.
+    drop(nested_arrays(200_000));
+    drop(nested_objects(200_000));
+    let mut mixed = Value::Null;
+    for i in 0..200_000 {
+        mixed = if i % 3 == 0 {
+            Value::Array(vec![Value::from(i), mixed, Value::Array(vec![Value::Null])])
+        } else {
+            let mut m = Map::new();
+            m.insert("x", Value::Array(vec![]));
+            m.insert("next", mixed);
+            Value::Object(m)
+        };
+    }
+    assert_eq!(mixed.depth(), 200_001);
+    drop(mixed);
+    // A JSON text nested that deep reads (the JSON reader keeps its own
+    // stack) and is freed.
+    let deep = "[".repeat(200_000) + &"]".repeat(200_000);
+    let opts = pith::json::ParseOptions { max_depth: 200_000 };
+    let v = pith::json::parse_with(deep.as_bytes(), &opts).unwrap();
+    assert_eq!(v.depth(), 200_000);
+    assert_eq!(pith::json::to_string(&v), deep);
+}
