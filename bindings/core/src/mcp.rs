@@ -6,14 +6,30 @@
 use crate::options::{ArgError, tokenizer};
 use pith_mcp::{BUDGET_META_KEY, ENCODING_META_KEY, RewriteOptions, rewrite_text};
 
-/// The text of one content item and the `_meta` entries to give it.
+/// The text of one content item and what its `_meta` says of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolText {
     /// The text: rewritten, or as given when a rewrite would not pay.
     pub text: String,
-    /// `pith/encoding` (and `pith/budget` when a budget cut the value), as
-    /// the proxy writes them; empty when the text is as given.
-    pub meta: Vec<(&'static str, &'static str)>,
+    /// Its notation (`toon`, `hoisted`, `json`) when rewritten.
+    pub encoding: Option<&'static str>,
+    /// `cut` or `exceeded` when a budget shortened the value.
+    pub budget: Option<&'static str>,
+}
+
+impl ToolText {
+    /// The `_meta` entries the proxy writes for this text (none when the
+    /// text is as given).
+    pub fn meta(&self) -> Vec<(&'static str, &'static str)> {
+        let mut meta = Vec::new();
+        if let Some(e) = self.encoding {
+            meta.push((ENCODING_META_KEY, e));
+        }
+        if let Some(b) = self.budget {
+            meta.push((BUDGET_META_KEY, b));
+        }
+        meta
+    }
 }
 
 /// The proxy's options from the helpers' arguments (`budget` in tokens of
@@ -51,16 +67,15 @@ pub fn options(
 /// object or array that a cheaper text stands for exactly, else unchanged.
 pub fn rewrite(text: String, opts: &RewriteOptions) -> ToolText {
     match rewrite_text(&text, opts) {
-        Some(r) => {
-            let mut meta = vec![(ENCODING_META_KEY, r.encoding.name())];
-            if let Some(cut) = r.cut {
-                meta.push((BUDGET_META_KEY, cut.name()));
-            }
-            ToolText { text: r.text, meta }
-        }
+        Some(r) => ToolText {
+            encoding: Some(r.encoding.name()),
+            budget: r.cut.map(|c| c.name()),
+            text: r.text,
+        },
         None => ToolText {
             text,
-            meta: Vec::new(),
+            encoding: None,
+            budget: None,
         },
     }
 }
@@ -77,13 +92,13 @@ mod tests {
             .collect();
         let json = format!("[{}]", rows.join(","));
         let out = rewrite(json.clone(), &opts);
-        assert_eq!(out.meta, vec![("pith/encoding", "toon")]);
+        assert_eq!(out.meta(), vec![("pith/encoding", "toon")]);
         assert!(out.text.starts_with("[20]{id,name,ok}:"), "{}", out.text);
         let small = rewrite(r#"{"a":1}"#.to_owned(), &opts);
         assert_eq!(small.text, r#"{"a":1}"#);
-        assert!(small.meta.is_empty());
+        assert!(small.meta().is_empty());
         let cut = rewrite(json, &options(0, Some(120), "o200k").unwrap());
-        assert_eq!(cut.meta, vec![("pith/encoding", "toon"), ("pith/budget", "cut")]);
+        assert_eq!(cut.meta(), vec![("pith/encoding", "toon"), ("pith/budget", "cut")]);
     }
 
     #[test]

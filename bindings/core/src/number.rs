@@ -23,6 +23,18 @@ pub enum Decoded {
     Text(String),
 }
 
+/// The double nearest `n` (what `float(text)` and `Number(text)` give),
+/// read from its canonical text in `scratch`, which callers reuse so that
+/// the hot path allocates nothing.
+pub fn nearest_f64(n: &Number, scratch: &mut Vec<u8>) -> f64 {
+    scratch.clear();
+    n.write_to(scratch);
+    std::str::from_utf8(scratch)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| n.to_f64())
+}
+
 /// `n` as an integer of at most `max_digits` digits, or as its text.
 pub fn decoded(n: &Number, max_digits: usize) -> Decoded {
     if let Some(v) = n.as_i64() {

@@ -67,23 +67,15 @@ fn encode(
     default: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let budget = budget.map(BudgetIn::read).transpose()?;
-    let args = EncodeArgs {
+    let args = Kwargs {
         format,
         tokenizer,
         min_readability,
-        budget: budget.as_ref().map(BudgetIn::arg),
         cursor,
         indent,
         delimiter,
     };
-    let plan = Plan::new(&args).map_err(arg_error)?;
-    let value = to_value::to_value(obj, default)?;
-    let out = py.detach(|| {
-        let out = options::encode(&value, &plan);
-        release(value, out.as_ref().map_or(0, |o| o.text.len()));
-        out
-    });
-    out.map(|o| o.text).map_err(|f| failure(py, f))
+    run(py, obj, &args, budget.as_ref(), default, options::encode).map(|o| o.text)
 }
 
 /// Encode within a token budget and report what was cut.
@@ -112,23 +104,15 @@ fn fit<'py>(
     default: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let budget = BudgetIn::read(budget)?;
-    let args = EncodeArgs {
+    let args = Kwargs {
         format,
         tokenizer,
         min_readability,
-        budget: Some(budget.arg()),
         cursor,
         indent,
         delimiter,
     };
-    let plan = Plan::new(&args).map_err(arg_error)?;
-    let value = to_value::to_value(obj, default)?;
-    let out = py.detach(|| {
-        let out = options::fit(&value, &plan);
-        release(value, out.as_ref().map_or(0, |o| o.text.len()));
-        out
-    });
-    let out = out.map_err(|f| failure(py, f))?;
+    let out = run(py, obj, &args, Some(&budget), default, options::fit)?;
     let report = out.fit.expect("fit reports what it did");
     static FITTED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     FITTED.import(py, "pith._errors", "Fitted")?.call1((
@@ -137,6 +121,45 @@ fn fit<'py>(
         report.collections_cut,
         report.rows_omitted,
     ))
+}
+
+/// The keyword arguments `encode` and `fit` share, but for the budget.
+struct Kwargs<'a> {
+    format: &'a str,
+    tokenizer: &'a str,
+    min_readability: i64,
+    cursor: Option<&'a str>,
+    indent: i64,
+    delimiter: &'a str,
+}
+
+/// Checks the arguments, converts `obj` under the GIL, and runs `action`
+/// (an encode or a fit) with the GIL released.
+fn run(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    args: &Kwargs<'_>,
+    budget: Option<&BudgetIn>,
+    default: Option<&Bound<'_, PyAny>>,
+    action: fn(&Value, &Plan) -> Result<options::Output, Failure>,
+) -> PyResult<options::Output> {
+    let plan = Plan::new(&EncodeArgs {
+        format: args.format,
+        tokenizer: args.tokenizer,
+        min_readability: args.min_readability,
+        budget: budget.map(BudgetIn::arg),
+        cursor: args.cursor,
+        indent: args.indent,
+        delimiter: args.delimiter,
+    })
+    .map_err(arg_error)?;
+    let value = to_value::to_value(obj, default)?;
+    let out = py.detach(|| {
+        let out = action(&value, &plan);
+        release(value, out.as_ref().map_or(0, |o| o.text.len()));
+        out
+    });
+    out.map_err(|f| failure(py, f))
 }
 
 /// Decode any text ``encode`` writes (JSON, TOON, hoisted tables, columnar
@@ -238,7 +261,7 @@ fn tool_text<'py>(
     };
     let out = py.detach(|| pith_bindings::mcp::rewrite(text, &opts));
     let meta = PyDict::new(py);
-    for (k, v) in out.meta {
+    for (k, v) in out.meta() {
         meta.set_item(k, v)?;
     }
     Ok((out.text, meta))

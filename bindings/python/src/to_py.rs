@@ -8,7 +8,7 @@
 //! `parse_float=decimal.Decimal` keeps every digit).
 
 use pith::Value;
-use pith_bindings::number::{Decoded, decoded};
+use pith_bindings::number::{Decoded, decoded, nearest_f64};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString};
 use std::collections::HashMap;
@@ -141,14 +141,7 @@ impl<'v, 'py> Builder<'v, '_, 'py> {
         }
     }
 
-    /// The float nearest `n` (what `float(text)` gives), read from its
-    /// canonical text in a reused buffer.
     fn float(&mut self, n: &pith::Number) -> f64 {
-        self.digits.clear();
-        n.write_to(&mut self.digits);
-        std::str::from_utf8(&self.digits)
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .unwrap_or_else(|| n.to_f64())
+        nearest_f64(n, &mut self.digits)
     }
 }
