@@ -1,0 +1,198 @@
+//! A decoded [`Number`] in the terms a language's number types take:
+//! a machine integer, an integer's decimal digits, or the number's text.
+//!
+//! Whole numbers become integers (Python `int`, JavaScript `BigInt` when
+//! asked for), since TOON, like JavaScript, writes `1.0` as `1` and
+//! `10**30` as `1e+30`: the kind of literal is not a fact the text keeps.
+//! An integer is spelled out in digits only up to a limit the caller sets,
+//! because `1e+999999999` is a valid number whose digits would fill a
+//! gigabyte; beyond it the caller gets the canonical text instead.
+
+use pith::Number;
+
+/// How a caller receives one number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decoded {
+    /// An integer that fits `i64`.
+    Small(i64),
+    /// An integer beyond `i64`, as decimal digits with a leading `-` if
+    /// negative (`"-123000000000000000000000"`).
+    Digits(String),
+    /// Not an integer, or an integer with more digits than the limit: the
+    /// canonical text (`"0.1"`, `"1.5e+300"`, `"1e+999999999"`).
+    Text(String),
+}
+
+/// The double nearest `n` (what `float(text)` and `Number(text)` give),
+/// read from its canonical text in `scratch`, which callers reuse so that
+/// the hot path allocates nothing.
+pub fn nearest_f64(n: &Number, scratch: &mut Vec<u8>) -> f64 {
+    scratch.clear();
+    n.write_to(scratch);
+    std::str::from_utf8(scratch)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| n.to_f64())
+}
+
+/// `n` as an integer of at most `max_digits` digits, or as its text.
+pub fn decoded(n: &Number, max_digits: usize) -> Decoded {
+    if let Some(v) = n.as_i64() {
+        return Decoded::Small(v);
+    }
+    let text = n.to_string();
+    match integer_digits(&text, max_digits) {
+        Some(digits) => Decoded::Digits(digits),
+        None => Decoded::Text(text),
+    }
+}
+
+/// The decimal digits of the integer whose canonical text is `text`, or
+/// `None` when it is not an integer or has more than `max_digits` digits.
+pub fn integer_digits(text: &str, max_digits: usize) -> Option<String> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match body.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (body, 0),
+    };
+    let (int_part, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // The canonical text has no trailing fractional zeros, so a fraction
+    // the exponent does not absorb makes the number fractional.
+    let zeros = exp.checked_sub(frac.len() as i64)?;
+    if zeros < 0 {
+        return None;
+    }
+    let len = (int_part.len() + frac.len()).checked_add(usize::try_from(zeros).ok()?)?;
+    if len > max_digits {
+        return None;
+    }
+    let mut out = String::with_capacity(len + 1);
+    if neg {
+        out.push('-');
+    }
+    out.push_str(int_part);
+    out.push_str(frac);
+    out.extend(std::iter::repeat_n('0', zeros as usize));
+    Some(out)
+}
+
+/// Decimal digits of the unsigned integer whose little-endian bytes are
+/// `le`, for integers too large for a language's own decimal conversion
+/// (CPython refuses `str()` of an `int` beyond `sys.get_int_max_str_digits()`).
+///
+/// Quadratic in the length, as every schoolbook conversion is; the caller
+/// already holds the integer, so the work is bounded by what it chose to make.
+pub fn digits_of_le_bytes(le: &[u8]) -> String {
+    // Base 10^18 limbs, least significant first.
+    const BASE: u128 = 1_000_000_000_000_000_000;
+    let mut limbs: Vec<u64> = Vec::new();
+    for &byte in le.iter().rev() {
+        let mut carry = u128::from(byte);
+        for limb in &mut limbs {
+            let v = u128::from(*limb) * 256 + carry;
+            *limb = (v % BASE) as u64;
+            carry = v / BASE;
+        }
+        while carry > 0 {
+            limbs.push((carry % BASE) as u64);
+            carry /= BASE;
+        }
+    }
+    let Some((top, rest)) = limbs.split_last() else {
+        return "0".to_owned();
+    };
+    let mut out = top.to_string();
+    for limb in rest.iter().rev() {
+        out.push_str(&format!("{limb:018}"));
+    }
+    out
+}
+
+/// Little-endian bytes of the unsigned integer whose decimal digits are
+/// `digits` (ASCII digits only), the inverse of [`digits_of_le_bytes`].
+pub fn le_bytes_of_digits(digits: &str) -> Vec<u8> {
+    // Base 2^32 limbs, least significant first; nine digits at a time.
+    let mut limbs: Vec<u32> = Vec::new();
+    let bytes = digits.as_bytes();
+    let first = bytes.len() % 9;
+    let chunks = std::iter::once(&bytes[..first]).chain(bytes[first..].chunks(9));
+    for chunk in chunks.filter(|c| !c.is_empty()) {
+        let scale = 10u64.pow(chunk.len() as u32);
+        let mut carry = chunk
+            .iter()
+            .fold(0u64, |acc, d| acc * 10 + u64::from(d - b'0'));
+        for limb in &mut limbs {
+            let v = u64::from(*limb) * scale + carry;
+            *limb = v as u32;
+            carry = v >> 32;
+        }
+        if carry > 0 {
+            limbs.push(carry as u32);
+        }
+    }
+    let mut out: Vec<u8> = limbs.iter().flat_map(|l| l.to_le_bytes()).collect();
+    while out.last() == Some(&0) {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(text: &str) -> Number {
+        Number::parse(text).unwrap()
+    }
+
+    #[test]
+    fn integers_are_spelled_out_up_to_the_limit() {
+        assert_eq!(decoded(&num("-42"), 10), Decoded::Small(-42));
+        assert_eq!(
+            decoded(&num("9223372036854775808"), 100),
+            Decoded::Digits("9223372036854775808".into())
+        );
+        assert_eq!(
+            decoded(&num("1e30"), 100),
+            Decoded::Digits(format!("1{}", "0".repeat(30)))
+        );
+        assert_eq!(
+            decoded(&num("-1.25e25"), 100),
+            Decoded::Digits(format!("-125{}", "0".repeat(23)))
+        );
+        assert_eq!(decoded(&num("1e30"), 30), Decoded::Text("1e+30".into()));
+        assert_eq!(
+            decoded(&num("1.5e300"), 4300),
+            Decoded::Digits(format!("15{}", "0".repeat(299)))
+        );
+        assert_eq!(
+            decoded(&num("1e999999999"), 4300),
+            Decoded::Text("1e+999999999".into())
+        );
+    }
+
+    #[test]
+    fn fractions_keep_their_text() {
+        for (lit, text) in [
+            ("0.1", "0.1"),
+            ("1.5e-300", "1.5e-300"),
+            ("123456789012345678901234567890.5", "1.234567890123456789012345678905e+29"),
+            ("1e-7", "1e-7"),
+        ] {
+            assert_eq!(decoded(&num(lit), 4300), Decoded::Text(text.into()));
+        }
+    }
+
+    #[test]
+    fn byte_conversions_are_inverse() {
+        for digits in ["0", "1", "255", "256", "18446744073709551616", &"9".repeat(500)] {
+            let le = le_bytes_of_digits(digits);
+            assert_eq!(digits_of_le_bytes(&le), digits);
+        }
+        assert_eq!(le_bytes_of_digits("65536"), vec![0, 0, 1]);
+        assert_eq!(digits_of_le_bytes(&[0, 0, 1]), "65536");
+    }
+}

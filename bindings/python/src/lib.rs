@@ -1,0 +1,430 @@
+//! `pith._native`: the functions of the `pith` Python package.
+//!
+//! Each function converts its Python arguments under the GIL, releases the
+//! GIL for the library's work (encoding, fitting, decoding, counting), and
+//! takes it back to build the result. The package's `__init__.py` re-exports
+//! these functions and defines the exception types they raise.
+
+/// The value trees the conversions build are many small allocations;
+/// mimalloc makes and frees them about twice as fast as the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+mod text;
+mod to_py;
+mod to_value;
+
+use pith::toon::DecodeOptions;
+use pith::Value;
+use pith_bindings::options::{self, ArgError, Budget, EncodeArgs, Failure, Plan};
+use pith_bindings::{DROP_LATER_BYTES, drop_later};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyInt, PyString, PyType};
+use std::borrow::Cow;
+
+/// Texts at least this long are counted with the GIL released.
+const DETACH_COUNT_BYTES: usize = 1 << 14;
+
+/// Encode a JSON value (dict, list, tuple, str, int, float, Decimal, bool
+/// or None) as text.
+///
+/// ``format`` is one of "auto" (the cheapest form that keeps every fact,
+/// never more tokens than compact JSON), "toon", "toon3", "hoisted",
+/// "hoisted-compact", "table" or "json"; ``tokenizer`` ("o200k", "cl100k",
+/// "bytes4") is what auto minimises and what a budget counts.
+/// ``min_readability`` (1 to 5) is the readability floor of auto's choice;
+/// it is checked today and applies once auto chooses between forms of
+/// different readability (it never picks a positional form, which the
+/// default floor of 4 rules out). ``budget`` (tokens, or "unbounded")
+/// bounds the whole output, cutting collections at row boundaries with
+/// omission receipts; ``cursor`` continues a cut collection. ``default``
+/// is called for objects of other types, as with ``json.dumps``.
+///
+/// Ints of any size and Decimals are written exactly, floats by their
+/// shortest repr, dict keys in order. Raises TypeError (bytes, sets,
+/// non-str keys, other objects) or ValueError (NaN, infinities, circular
+/// references, nesting beyond 256 levels) naming the JSON path, and
+/// BudgetExceededError when nothing fits the budget. The GIL is released
+/// while encoding.
+#[pyfunction]
+#[pyo3(signature = (
+    obj, *, format = "auto", tokenizer = "o200k", min_readability = 4, budget = None,
+    cursor = None, indent = 2, delimiter = ",", default = None
+))]
+#[allow(clippy::too_many_arguments)]
+fn encode(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    format: &str,
+    tokenizer: &str,
+    min_readability: i64,
+    budget: Option<&Bound<'_, PyAny>>,
+    cursor: Option<&str>,
+    indent: i64,
+    delimiter: &str,
+    default: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let budget = budget.map(BudgetIn::read).transpose()?;
+    let args = Kwargs {
+        format,
+        tokenizer,
+        min_readability,
+        cursor,
+        indent,
+        delimiter,
+    };
+    run(py, obj, &args, budget.as_ref(), default, options::encode).map(|o| o.text)
+}
+
+/// Encode within a token budget and report what was cut.
+///
+/// Takes the arguments of ``encode`` (``budget`` is required here) and
+/// returns a ``Fitted``: the text (receipts included), its exact token
+/// count, and how many collections and rows were cut. Following every
+/// ``cursor`` in the omission receipts (``encode(obj, budget=...,
+/// cursor=...)``) shows every row exactly once.
+#[pyfunction]
+#[pyo3(signature = (
+    obj, budget, *, format = "auto", tokenizer = "o200k", min_readability = 4, cursor = None,
+    indent = 2, delimiter = ",", default = None
+))]
+#[allow(clippy::too_many_arguments)]
+fn fit<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    budget: &Bound<'py, PyAny>,
+    format: &str,
+    tokenizer: &str,
+    min_readability: i64,
+    cursor: Option<&str>,
+    indent: i64,
+    delimiter: &str,
+    default: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let budget = BudgetIn::read(budget)?;
+    let args = Kwargs {
+        format,
+        tokenizer,
+        min_readability,
+        cursor,
+        indent,
+        delimiter,
+    };
+    let out = run(py, obj, &args, Some(&budget), default, options::fit)?;
+    let report = out.fit.expect("fit reports what it did");
+    static FITTED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    FITTED.import(py, "pith._errors", "Fitted")?.call1((
+        out.text,
+        report.tokens,
+        report.collections_cut,
+        report.rows_omitted,
+    ))
+}
+
+/// The keyword arguments `encode` and `fit` share, but for the budget.
+struct Kwargs<'a> {
+    format: &'a str,
+    tokenizer: &'a str,
+    min_readability: i64,
+    cursor: Option<&'a str>,
+    indent: i64,
+    delimiter: &'a str,
+}
+
+/// Checks the arguments, converts `obj` under the GIL, and runs `action`
+/// (an encode or a fit) with the GIL released.
+fn run(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    args: &Kwargs<'_>,
+    budget: Option<&BudgetIn>,
+    default: Option<&Bound<'_, PyAny>>,
+    action: fn(&Value, &Plan) -> Result<options::Output, Failure>,
+) -> PyResult<options::Output> {
+    let plan = Plan::new(&EncodeArgs {
+        format: args.format,
+        tokenizer: args.tokenizer,
+        min_readability: args.min_readability,
+        budget: budget.map(BudgetIn::arg),
+        cursor: args.cursor,
+        indent: args.indent,
+        delimiter: args.delimiter,
+    })
+    .map_err(arg_error)?;
+    let value = to_value::to_value(obj, default)?;
+    let out = py.detach(|| {
+        let out = action(&value, &plan);
+        release(value, out.as_ref().map_or(0, |o| o.text.len()));
+        out
+    });
+    out.map_err(|f| failure(py, f))
+}
+
+/// Decode any text ``encode`` writes (JSON, TOON, hoisted tables, columnar
+/// tables, told apart by themselves) back to Python objects.
+///
+/// ``text`` is a str, bytes or bytearray (UTF-8). ``lenient=True`` reads
+/// TOON leniently (counts and widths are not checked). As with
+/// ``json.loads``, ``parse_int`` is called with the digits of every whole
+/// number and ``parse_float`` with the exact text of every other number:
+/// ``parse_float=decimal.Decimal`` keeps every digit. Whole numbers become
+/// int (TOON writes 1.0 as 1) up to ``sys.get_int_max_str_digits()``
+/// digits; longer ones, like every other number, go to ``parse_float``
+/// (float by default).
+///
+/// Raises DecodeError (a ValueError, and a json.JSONDecodeError) with
+/// ``msg``, ``lineno``, ``colno`` and ``pos``. The GIL is released while
+/// decoding.
+#[pyfunction]
+#[pyo3(signature = (text, *, lenient = false, parse_float = None, parse_int = None))]
+fn decode<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    lenient: bool,
+    parse_float: Option<Bound<'py, PyAny>>,
+    parse_int: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = input_bytes(text)?;
+    let opts = DecodeOptions {
+        strict: !lenient,
+        ..DecodeOptions::default()
+    };
+    let source: &[u8] = &bytes;
+    let decoded = py.detach(|| pith_bindings::decode::decode(source, &opts));
+    let value = decoded.map_err(|e| decode_error(py, text, source, &e))?;
+    let numbers = to_py::Numbers {
+        parse_int,
+        parse_float,
+    };
+    let out = to_py::to_py(py, &value, &numbers);
+    release(value, source.len());
+    out
+}
+
+/// Count the tokens of ``text`` exactly as tiktoken does ("o200k",
+/// "cl100k"), or estimate them as ceil(bytes / 4) ("bytes4").
+#[pyfunction]
+#[pyo3(signature = (text, tokenizer = "o200k"))]
+fn count_tokens(py: Python<'_>, text: &Bound<'_, PyString>, tokenizer: &str) -> PyResult<usize> {
+    let kind = options::tokenizer(tokenizer).map_err(arg_error)?;
+    let text = text::utf8(text).map_err(|_| {
+        PyValueError::new_err("text holds a lone surrogate, which has no UTF-8 and no tokens")
+    })?;
+    let counter = pith::tokens::Tokenizer::get(kind);
+    if text.len() < DETACH_COUNT_BYTES {
+        return Ok(counter.count(&text));
+    }
+    let text: &str = &text;
+    Ok(py.detach(|| counter.count(text)))
+}
+
+/// Every form's bytes and tokens for ``obj``, and what auto chose: the
+/// entry ``pith measure --json`` writes for a file, with the tokenizer.
+#[pyfunction]
+#[pyo3(signature = (obj, *, tokenizer = "o200k", default = None))]
+fn measure<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    tokenizer: &str,
+    default: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let kind = options::tokenizer(tokenizer).map_err(arg_error)?;
+    let value = to_value::to_value(obj, default)?;
+    let m = py
+        .detach(|| pith_bindings::measure::measure(&value, kind))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let numbers = to_py::Numbers {
+        parse_int: None,
+        parse_float: None,
+    };
+    to_py::to_py(py, &m, &numbers)
+}
+
+/// The text of a tool result as ``pith mcp`` would send it, and the
+/// ``_meta`` entries of its content item (see ``pith.mcp``).
+#[pyfunction]
+#[pyo3(signature = (obj, *, min_saving = 10, budget = None, tokenizer = "o200k", default = None))]
+fn tool_text<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    min_saving: i128,
+    budget: Option<i128>,
+    tokenizer: &str,
+    default: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let opts = pith_bindings::mcp::options(min_saving, budget, tokenizer).map_err(arg_error)?;
+    let text = match obj.cast::<PyString>() {
+        Ok(s) => text::utf8(s)?.into_owned(),
+        Err(_) => pith::json::to_string(&to_value::to_value(obj, default)?),
+    };
+    let out = py.detach(|| pith_bindings::mcp::rewrite(text, &opts));
+    let meta = PyDict::new(py);
+    for (k, v) in out.meta() {
+        meta.set_item(k, v)?;
+    }
+    Ok((out.text, meta))
+}
+
+/// The bytes of a `str`, `bytes` or `bytearray` argument.
+fn input_bytes<'a>(text: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {
+    if let Ok(s) = text.cast::<PyString>() {
+        return match text::utf8(s) {
+            Ok(Cow::Borrowed(s)) => Ok(Cow::Borrowed(s.as_bytes())),
+            Ok(Cow::Owned(s)) => Ok(Cow::Owned(s.into_bytes())),
+            Err(_) => Err(surrogate_error(text.py(), s)),
+        };
+    }
+    if let Ok(b) = text.cast::<PyBytes>() {
+        return Ok(Cow::Borrowed(b.as_bytes()));
+    }
+    if let Ok(b) = text.cast::<PyByteArray>() {
+        return Ok(Cow::Owned(b.to_vec()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected str, bytes or bytearray, found {}",
+        text.get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+    )))
+}
+
+/// A budget argument as given: an int (not a bool) or a word.
+enum BudgetIn {
+    Tokens(i128),
+    Name(String),
+}
+
+impl BudgetIn {
+    fn read(b: &Bound<'_, PyAny>) -> PyResult<BudgetIn> {
+        if b.is_instance_of::<PyInt>() && !b.is_instance_of::<pyo3::types::PyBool>() {
+            return b.extract::<i128>().map(BudgetIn::Tokens).map_err(|_| {
+                PyValueError::new_err("budget: expected a number of tokens that fits in memory")
+            });
+        }
+        if let Ok(s) = b.cast::<PyString>() {
+            return Ok(BudgetIn::Name(s.to_string_lossy().into_owned()));
+        }
+        Err(PyTypeError::new_err(
+            "budget: expected an int (tokens) or \"unbounded\"",
+        ))
+    }
+
+    fn arg(&self) -> Budget<'_> {
+        match self {
+            BudgetIn::Tokens(n) => Budget::Tokens(*n),
+            BudgetIn::Name(s) => Budget::Name(s),
+        }
+    }
+}
+
+fn arg_error(e: ArgError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Frees a large value off the caller's path.
+fn release(value: Value, size: usize) {
+    if size >= DROP_LATER_BYTES {
+        drop_later(value);
+    }
+}
+
+fn failure(py: Python<'_>, f: Failure) -> PyErr {
+    match f {
+        Failure::Encode(e) => PyValueError::new_err(e.to_string()),
+        Failure::Cursor(e) => PyValueError::new_err(format!("cursor: {e}")),
+        Failure::Exceeded(e) => {
+            static EXCEEDED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+            let made = EXCEEDED
+                .import(py, "pith._errors", "BudgetExceededError")
+                .and_then(|cls| {
+                    cls.call1((
+                        options::exceeded_message(&e),
+                        e.text.as_str(),
+                        e.budget,
+                        e.minimum,
+                        e.unbounded,
+                        e.tokenizer.name(),
+                        e.collections,
+                        e.rows,
+                    ))
+                });
+            match made {
+                Ok(err) => PyErr::from_value(err),
+                Err(err) => err,
+            }
+        }
+    }
+}
+
+/// A `DecodeError` for `e`, an error in `source` (the bytes of `text`).
+fn decode_error(py: Python<'_>, text: &Bound<'_, PyAny>, source: &[u8], e: &pith::Error) -> PyErr {
+    let doc: Bound<'_, PyAny> = match text.cast::<PyString>() {
+        Ok(s) => s.clone().into_any(),
+        Err(_) => PyString::new(py, &String::from_utf8_lossy(source)).into_any(),
+    };
+    let (pos, lineno, colno) = match e.position() {
+        Some(p) => (Some(char_offset(source, p.line, p.column)), Some(p.line), Some(p.column)),
+        None => (None, None, None),
+    };
+    static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let made = DECODE_ERROR
+        .import(py, "pith._errors", "DecodeError")
+        .and_then(|cls| cls.call1((e.message(), doc, pos, lineno, colno, e.path())));
+    match made {
+        Ok(err) => PyErr::from_value(err),
+        Err(err) => err,
+    }
+}
+
+/// A `DecodeError` for a `str` argument holding a lone surrogate.
+fn surrogate_error(py: Python<'_>, s: &Bound<'_, PyString>) -> PyErr {
+    let text = s.to_string_lossy();
+    let pos = text.chars().position(|c| c == '\u{FFFD}').unwrap_or(0);
+    let before: String = text.chars().take(pos).collect();
+    let lineno = 1 + before.matches('\n').count();
+    let colno = 1 + before.chars().rev().take_while(|&c| c != '\n').count();
+    static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let made = DECODE_ERROR.import(py, "pith._errors", "DecodeError").and_then(|cls| {
+        cls.call1((
+            "expected text, found a lone surrogate, which UTF-8 cannot hold",
+            s,
+            Some(pos),
+            Some(lineno),
+            Some(colno),
+            None::<&str>,
+        ))
+    });
+    match made {
+        Ok(err) => PyErr::from_value(err),
+        Err(err) => err,
+    }
+}
+
+/// The offset in characters of a 1-based line and column (columns count
+/// characters) in UTF-8 `source`.
+fn char_offset(source: &[u8], line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match source[start..].iter().position(|&b| b == b'\n') {
+            Some(i) => start += i + 1,
+            None => break,
+        }
+    }
+    let chars_before = source[..start].iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    chars_before + column.saturating_sub(1)
+}
+
+/// The native part of the `pith` package.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(fit, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(count_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(measure, m)?)?;
+    m.add_function(wrap_pyfunction!(tool_text, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
