@@ -739,6 +739,17 @@ fn replace_items(
     Ok(out)
 }
 
+/// What a member of an object is to the restorer.
+#[derive(Default)]
+enum Role {
+    #[default]
+    Member,
+    /// A hoisted collection, with its metadata read.
+    Collection(hoisted::Encoding),
+    /// A hoisted collection's metadata, left out of the restored object.
+    Metadata,
+}
+
 fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Result<Value> {
     if level > max_depth {
         return Err(Error::at_path(
@@ -762,29 +773,43 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
                 .collect::<Result<Vec<_>>>()
                 .map(Value::Array)
         }
-        Unpacked::Object(mut m) => {
-            let pairs: Vec<String> = tables::hoisted_pairs(&m).map(str::to_owned).collect();
-            for k in &pairs {
+        Unpacked::Object(m) => {
+            // Each hoisted pair's metadata is read first, in the order of the
+            // metadata keys; then one pass moves every member into place,
+            // restoring collections and leaving their metadata out.
+            let mut roles: Vec<Role> = Vec::new();
+            for k in tables::hoisted_pairs(&m) {
                 let meta_key = hoisted::encoding_key(k);
-                let meta_path = key_path(path, &meta_key);
-                let meta = m.remove(&meta_key).unwrap_or(Value::Null);
-                let enc = hoisted::Encoding::read(&meta, &meta_path)?;
-                if let Some(slot) = m.get_mut(k) {
-                    let Ok(rows) = std::mem::take(slot).into_array() else {
-                        continue;
-                    };
-                    let rows = hoisted::restore_rows(
-                        rows,
-                        &enc,
-                        &key_path(path, k),
-                        max_depth.saturating_sub(level + 2),
-                    )?;
-                    *slot = Value::Array(rows);
+                let (Some(at), Some(meta_at)) = (m.index_of(k), m.index_of(&meta_key)) else {
+                    continue;
+                };
+                let Some((_, meta)) = m.get_index(meta_at) else {
+                    continue;
+                };
+                let enc = hoisted::Encoding::read(meta, &key_path(path, &meta_key))?;
+                if roles.is_empty() {
+                    roles.resize_with(m.len(), || Role::Member);
                 }
+                roles[at] = Role::Collection(enc);
+                roles[meta_at] = Role::Metadata;
             }
             let mut out = Map::with_capacity(m.len());
-            for (k, v) in m {
-                let child = restore_tree(v, &key_path(path, &k), level + 1, max_depth)?;
+            for (i, (k, v)) in m.into_iter().enumerate() {
+                let here = key_path(path, &k);
+                let v = match roles.get_mut(i).map(std::mem::take) {
+                    Some(Role::Metadata) => continue,
+                    Some(Role::Collection(enc)) => match v.into_array() {
+                        Ok(rows) => Value::Array(hoisted::restore_rows(
+                            rows,
+                            &enc,
+                            &here,
+                            max_depth.saturating_sub(level + 2),
+                        )?),
+                        Err(v) => v,
+                    },
+                    _ => v,
+                };
+                let child = restore_tree(v, &here, level + 1, max_depth)?;
                 out.push_unique(k, child);
             }
             Ok(Value::Object(out))

@@ -220,6 +220,11 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
             ));
         }
     };
+    let column: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(j, n)| (n.as_str(), j))
+        .collect();
     let mut tables: Vec<Option<Vec<Value>>> = vec![None; names.len()];
     for (k, v) in dict {
         let values = match v.into_array() {
@@ -233,7 +238,7 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
             }
         };
         // Entries for columns the rows do not have are allowed, and unused.
-        if let Some(j) = names.iter().position(|n| *n == k) {
+        if let Some(&j) = column.get(k.as_str()) {
             tables[j] = Some(values);
         }
     }
@@ -256,7 +261,7 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
         };
         for (c, list) in by_column {
             let at = key_path(&here, &c);
-            let Some(j) = names.iter().position(|n| *n == c) else {
+            let Some(&j) = column.get(c.as_str()) else {
                 return Err(Error::at_path(
                     ErrorKind::Type,
                     at,

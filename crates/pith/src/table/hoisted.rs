@@ -69,7 +69,7 @@
 use super::{Census, Shape, bad, index_path, key_path, row_index};
 use crate::json::ParseOptions;
 use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Map, Number, Result, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What follows a collection's key to name its metadata: `items_encoding`.
 pub const ENCODING_SUFFIX: &str = "_encoding";
@@ -546,6 +546,10 @@ pub(crate) fn restore_rows(
             format!("expected absent cells in rows below {n}, found row {r}"),
         ));
     }
+    // Looked up once per cell: sets, so that wide tables stay linear.
+    let json_columns: HashSet<&str> = enc.json_columns.iter().map(String::as_str).collect();
+    let list_columns: HashSet<&str> = enc.list_columns.iter().map(String::as_str).collect();
+    let mut gone_here: HashSet<&str> = HashSet::new();
     let mut next = 0;
     let mut out = Vec::with_capacity(n);
     for (i, row) in rows.into_iter().enumerate() {
@@ -568,12 +572,14 @@ pub(crate) fn restore_rows(
                 ));
             }
         }
+        gone_here.clear();
+        gone_here.extend(gone.iter().map(|(_, c)| *c));
         let mut o = Map::with_capacity(m.len());
         for (k, cell) in m {
-            if gone.iter().any(|(_, c)| *c == k) {
+            if gone_here.contains(k.as_str()) {
                 continue;
             }
-            let value = if enc.json_columns.contains(&k) {
+            let value = if json_columns.contains(k.as_str()) {
                 let Value::String(text) = &cell else {
                     return Err(bad(
                         &key_path(&row_path(), &k),
@@ -591,7 +597,7 @@ pub(crate) fn restore_rows(
                         format!("row {i}, column {k:?}: malformed JSON cell: {e}"),
                     )
                 })?
-            } else if enc.list_columns.contains(&k) {
+            } else if list_columns.contains(k.as_str()) {
                 let Value::String(text) = &cell else {
                     return Err(bad(
                         &key_path(&row_path(), &k),

@@ -14,7 +14,7 @@ use crate::DEFAULT_MAX_DEPTH;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A loaded, validated set of named types.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -477,6 +477,7 @@ fn set_once<T>(slot: &mut Option<T>, v: T, path: &Path, what: &str) -> Result<()
 
 fn parse_fields(m: &Map, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Result<Parsed> {
     let mut fields: Vec<Field> = Vec::with_capacity(m.len());
+    let mut names: HashSet<String> = HashSet::with_capacity(m.len());
     for (key, def) in m.iter() {
         path.push_key(key);
         let (name, optional) = field_name(key).ok_or_else(|| {
@@ -490,7 +491,7 @@ fn parse_fields(m: &Map, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Resul
                 ),
             )
         })?;
-        if fields.iter().any(|f| f.name == name) {
+        if !names.insert(name.clone()) {
             return Err(schema_err(
                 path,
                 format!("expected each field once, found `{name}` a second time"),
