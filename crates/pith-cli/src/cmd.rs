@@ -177,7 +177,7 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         ..DecodeOptions::default()
     };
     // Whatever the syntax, the tables of every form are restored.
-    let restore = |v| select::restore(v, pith::DEFAULT_MAX_DEPTH);
+    let restore = |v| select::restore_with(v, pith::DEFAULT_MAX_DEPTH, !a.lenient);
     let value = match a.format {
         DecodeFormat::Json => json::parse_bytes(&input.bytes).and_then(restore),
         DecodeFormat::Toon => {

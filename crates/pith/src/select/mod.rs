@@ -345,7 +345,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
 ///
 /// Those of [`parse`] and of [`restore`].
 pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
-    restore(parse(bytes, opts)?, opts.max_depth)
+    restore_with(parse(bytes, opts)?, opts.max_depth, opts.strict)
 }
 
 /// Reads JSON or TOON, told apart by syntax, restoring nothing.
@@ -398,7 +398,8 @@ pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 }
 
 /// Restores the tables of a decoded value: unwraps a wrapper, or restores
-/// every hoisted pair and columnar object (see the module docs).
+/// every hoisted pair and columnar object (see the module docs). Strict:
+/// see [`restore_with`].
 ///
 /// # Errors
 ///
@@ -406,6 +407,20 @@ pub fn parse(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 /// wrapper, naming its JSON path; [`ErrorKind::DepthLimit`] when restored
 /// JSON cells nest beyond `max_depth` (at most [`crate::MAX_DEPTH_LIMIT`]).
 pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
+    restore_with(value, max_depth, true)
+}
+
+/// [`restore`], strict or lenient about table metadata pith never writes.
+/// Strict (as [`decode`] is with `strict` options) refuses a dict-column
+/// cell that is no index into its entry, an absent cell that holds a value,
+/// and json, list or absent columns a table does not have. Lenient keeps
+/// the seed's rules: such a dict cell is taken literally, such absent cells
+/// are left out, unknown column names are ignored.
+///
+/// # Errors
+///
+/// Those of [`restore`].
+pub fn restore_with(value: Value, max_depth: usize, strict: bool) -> Result<Value> {
     let max_depth = crate::depth_limit(max_depth);
     match value.unpack() {
         Unpacked::Object(mut m) if is_wrapper(&m) => {
@@ -422,7 +437,7 @@ pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
                 )),
             }
         }
-        value => restore_tree(value.into(), "", 0, max_depth),
+        value => restore_tree(value.into(), "", 0, max_depth, strict),
     }
 }
 
@@ -750,7 +765,13 @@ enum Role {
     Metadata,
 }
 
-fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Result<Value> {
+fn restore_tree(
+    value: Value,
+    path: &str,
+    level: usize,
+    max_depth: usize,
+    strict: bool,
+) -> Result<Value> {
     if level > max_depth {
         return Err(Error::at_path(
             ErrorKind::DepthLimit,
@@ -762,14 +783,14 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
         Unpacked::Array(items) => items
             .into_iter()
             .enumerate()
-            .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth))
+            .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth, strict))
             .collect::<Result<Vec<_>>>()
             .map(Value::Array),
         Unpacked::Object(m) if tables::is_columnar(&m) => {
-            let rows = columnar::restore_table(m, path)?;
+            let rows = columnar::restore_table(m, path, strict)?;
             rows.into_iter()
                 .enumerate()
-                .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth))
+                .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth, strict))
                 .collect::<Result<Vec<_>>>()
                 .map(Value::Array)
         }
@@ -804,12 +825,13 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
                             &enc,
                             &here,
                             max_depth.saturating_sub(level + 2),
+                            strict,
                         )?),
                         Err(v) => v,
                     },
                     _ => v,
                 };
-                let child = restore_tree(v, &here, level + 1, max_depth)?;
+                let child = restore_tree(v, &here, level + 1, max_depth, strict)?;
                 out.push_unique(k, child);
             }
             Ok(Value::Object(out))

@@ -49,6 +49,17 @@ impl Schema {
     /// offending place inside `doc`; a type-expression error also carries the
     /// column inside the expression.
     pub fn from_value(doc: &Value) -> Result<Schema> {
+        Schema::load(doc, false)
+    }
+
+    /// Checks a document an importer wrote: it must load, but for names it
+    /// uses and does not define (another file may define them; loading
+    /// without it names the first), which count as `unknown` here.
+    pub(crate) fn check_import(doc: &Value) -> Result<()> {
+        Schema::load(doc, true).map(drop)
+    }
+
+    fn load(doc: &Value, open_names: bool) -> Result<Schema> {
         let Value::Object(root) = doc else {
             return Err(Error::new(
                 ErrorKind::Schema,
@@ -80,7 +91,7 @@ impl Schema {
                 ));
             }
         }
-        let known = |n: &str| root.contains_key(n);
+        let known = |n: &str| open_names || root.contains_key(n);
         let mut types = Vec::with_capacity(root.len());
         let mut index = HashMap::with_capacity(root.len());
         for (name, def) in root.iter() {
