@@ -54,6 +54,7 @@ fuzz_target!(|data: &[u8]| {
             form,
             metric,
             toon: toon.clone(),
+            ..Options::default()
         };
         let Some(text) = encode(&value, &opts) else {
             return;
@@ -78,6 +79,7 @@ fuzz_target!(|data: &[u8]| {
             key_folding: KeyFolding::Safe,
             ..toon
         },
+        ..Options::default()
     };
     if let Some(text) = encode(&value, &v3) {
         let expand = DecodeOptions {

@@ -5,7 +5,7 @@ use crate::args::{
     OnOff, SelectArg, TokensArgs,
 };
 use crate::fail::Failure;
-use crate::io::{Input, write_output};
+use crate::io::{Input, write_json, write_output};
 use crate::schema::{self, Direction};
 use pith::number::{self, Inexact};
 use pith::select::{self, Form, Metric};
@@ -65,9 +65,10 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
     }
     let opts = select_options(&a)?;
     let budget = crate::budget::Request::from_args(&a)?;
-    let input = Input::read(a.file.as_deref())?;
+    let mut input = Input::read(a.file.as_deref())?;
     let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
     let value = schema::apply(&a.schema, value, Direction::Elide, &input)?;
+    input.release();
     let inexact = match a.inexact_numbers {
         InexactArg::Keep => Inexact::Keep,
         InexactArg::Quote => Inexact::Quote,
@@ -127,7 +128,7 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
             "--expand-paths safe needs --format toon3 (spec 4 has no path expansion)".into(),
         ));
     }
-    let input = Input::read(a.file.as_deref())?;
+    let mut input = Input::read(a.file.as_deref())?;
     let toon_opts = |spec| DecodeOptions {
         indent: usize::from(a.indent),
         strict: !a.lenient,
@@ -140,10 +141,10 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
     };
     // Whatever the syntax, the tables of every form are restored (JSON
     // text holds them only inside the `table` form's wrapper).
-    let restore = |v| select::restore(v, pith::DEFAULT_MAX_DEPTH);
+    let restore = |v| select::restore_with(v, pith::DEFAULT_MAX_DEPTH, !a.lenient);
     let value = match a.format {
         DecodeFormat::Json => json::parse_bytes(&input.bytes)
-            .and_then(|v| select::restore_json(v, pith::DEFAULT_MAX_DEPTH)),
+            .and_then(|v| select::restore_json_with(v, pith::DEFAULT_MAX_DEPTH, !a.lenient)),
         DecodeFormat::Toon => {
             toon::decode_bytes(&input.bytes, &toon_opts(Spec::V4)).and_then(restore)
         }
@@ -154,13 +155,9 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         DecodeFormat::Auto => select::decode(&input.bytes, &toon_opts(Spec::V4)),
     }
     .map_err(|e| input.failure(e))?;
+    input.release();
     let value = schema::apply(&a.schema, value, Direction::Fill, &input)?;
-    let text = if a.pretty {
-        json::to_string_pretty(&value, 2)
-    } else {
-        json::to_string(&value)
-    };
-    write_output(a.output.as_ref(), text.as_bytes())
+    write_json(a.output.as_ref(), &value, a.pretty.then_some(2))
 }
 
 fn delimiter(d: DelimiterArg) -> Delimiter {

@@ -1,7 +1,18 @@
 //! Every way a command can fail, and the one place that maps them to exit
 //! statuses and messages.
 
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Writes one message line to stderr, control characters escaped so that
+/// input echoed in it cannot act on the terminal. A stderr that cannot be
+/// written (closed, full, a pipe nobody reads) loses the message, never the
+/// exit status.
+pub fn say(message: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{}", pith::error::escape_controls(message));
+    let _ = err.flush();
+}
 
 #[derive(Debug)]
 pub enum Failure {
@@ -33,7 +44,7 @@ impl Failure {
     pub fn report(self) -> ExitCode {
         match self {
             Failure::Input { name, text, error } => {
-                eprintln!("pith: {name}: {}", error.render(&text));
+                say(&format!("pith: {name}: {}", error.render(&text)));
                 ExitCode::from(1)
             }
             Failure::Io { error, .. } if error.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -41,11 +52,11 @@ impl Failure {
                 ExitCode::SUCCESS
             }
             Failure::Io { name, error } => {
-                eprintln!("pith: {name}: {error}");
+                say(&format!("pith: {name}: {error}"));
                 ExitCode::from(1)
             }
             Failure::Usage(msg) => {
-                eprintln!("pith: {msg}");
+                say(&format!("pith: {msg}"));
                 ExitCode::from(2)
             }
             Failure::Budget {
@@ -53,12 +64,12 @@ impl Failure {
                 output,
                 message,
             } => {
-                eprintln!("pith: {message}");
+                say(&format!("pith: {message}"));
                 if let Err(Failure::Io { name, error }) =
                     crate::io::write_output(output.as_ref(), notice.as_bytes())
                     && error.kind() != std::io::ErrorKind::BrokenPipe
                 {
-                    eprintln!("pith: {name}: {error}");
+                    say(&format!("pith: {name}: {error}"));
                 }
                 // The budget is the first failure and decides the status.
                 ExitCode::from(3)

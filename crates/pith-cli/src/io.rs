@@ -1,6 +1,7 @@
 //! Reading inputs and writing outputs.
 
 use crate::fail::Failure;
+use pith::Value;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -52,6 +53,12 @@ impl Input {
         })
     }
 
+    /// Frees the bytes once they are read into a value: later errors are
+    /// about the value (JSON paths), and need no text to show.
+    pub fn release(&mut self) {
+        self.bytes = Vec::new();
+    }
+
     /// A failure about this input, with its text for the caret display.
     pub fn failure(&self, error: pith::Error) -> Failure {
         Failure::Input {
@@ -65,29 +72,105 @@ impl Input {
 /// Writes `bytes` to `path` or stdout. On a terminal a final newline is
 /// added; in a pipe or a file the bytes are written exactly.
 pub fn write_output(path: Option<&PathBuf>, bytes: &[u8]) -> Result<(), Failure> {
-    match path {
-        Some(p) if p.as_os_str() != "-" => std::fs::write(p, bytes).map_err(|error| Failure::Io {
-            name: p.display().to_string(),
-            error,
-        }),
-        _ => {
-            let stdout = std::io::stdout();
-            let tty = stdout.is_terminal();
-            let mut out = stdout.lock();
-            let res = out
-                .write_all(bytes)
-                .and_then(|()| {
-                    if tty && !bytes.ends_with(b"\n") {
-                        out.write_all(b"\n")
-                    } else {
-                        Ok(())
-                    }
-                })
-                .and_then(|()| out.flush());
-            res.map_err(|error| Failure::Io {
-                name: "stdout".into(),
-                error,
-            })
+    write_with(path, |out| {
+        out.write_all(bytes)?;
+        Ok(bytes.ends_with(b"\n"))
+    })
+}
+
+/// Writes `value` as JSON (indented with `pretty`) to `path` or stdout as
+/// it is made, without holding its text in memory; a final newline on a
+/// terminal, as [`write_output`] adds it.
+pub fn write_json(
+    path: Option<&PathBuf>,
+    value: &Value,
+    pretty: Option<usize>,
+) -> Result<(), Failure> {
+    write_with(path, |out| {
+        pith::json::write_to(value, &mut *out, pretty).map_err(|e| {
+            // The writer's own error, so that a closed pipe is told apart.
+            match std::error::Error::source(&e).and_then(|s| s.downcast_ref::<std::io::Error>()) {
+                Some(io) => std::io::Error::new(io.kind(), io.to_string()),
+                None => std::io::Error::other(e.to_string()),
+            }
+        })?;
+        Ok(false)
+    })
+}
+
+/// Runs `write` on the file at `path` or on stdout (which must be open:
+/// writing to a closed stdout is an error, exit 1, never output lost in
+/// silence). `write` says whether its output ended with a line feed; on a
+/// terminal one is added if not.
+fn write_with(
+    path: Option<&PathBuf>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<bool>,
+) -> Result<(), Failure> {
+    let (name, result) = match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let name = p.display().to_string();
+            let result = std::fs::File::create(p).and_then(|f| {
+                let mut out = std::io::BufWriter::new(f);
+                write(&mut out)?;
+                out.flush()
+            });
+            (name, result)
         }
+        _ => {
+            let result = stdout_file().and_then(|f| {
+                let tty = f.is_terminal();
+                let mut out = std::io::BufWriter::new(f);
+                let ended = write(&mut out)?;
+                if tty && !ended {
+                    out.write_all(b"\n")?;
+                }
+                out.flush()
+            });
+            ("stdout".to_owned(), result)
+        }
+    };
+    result.map_err(|error| Failure::Io { name, error })
+}
+
+/// Standard output as a file of its own, a duplicate of its descriptor:
+/// Rust's `Stdout` reports success for writes to a closed descriptor, a
+/// file reports the error (and duplicating a closed one fails first).
+fn stdout_file() -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let file = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
+        if was_closed(&file) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                "closed when pith started: the output has nowhere to go",
+            ));
+        }
+        Ok(file)
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::io::AsHandle;
+        Ok(std::fs::File::from(
+            std::io::stdout().as_handle().try_clone_to_owned()?,
+        ))
+    }
+}
+
+/// Whether `stdout` was closed when the process started: Rust's runtime
+/// then opens `/dev/null` read-write in its place, where a shell's
+/// `>/dev/null` opens it write-only.
+#[cfg(unix)]
+fn was_closed(stdout: &std::fs::File) -> bool {
+    use rustix::fs::{FileType, OFlags};
+    let read_write =
+        rustix::fs::fcntl_getfl(stdout).is_ok_and(|flags| flags & OFlags::RWMODE == OFlags::RDWR);
+    let null =
+        |st: &rustix::fs::Stat| FileType::from_raw_mode(st.st_mode) == FileType::CharacterDevice;
+    match (rustix::fs::fstat(stdout), rustix::fs::stat("/dev/null")) {
+        (Ok(out), Ok(dev_null)) => {
+            read_write && null(&out) && null(&dev_null) && out.st_rdev == dev_null.st_rdev
+        }
+        _ => false,
     }
 }

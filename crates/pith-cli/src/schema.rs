@@ -2,7 +2,7 @@
 //! decode.
 
 use crate::args::{SchemaCommand, SchemaRef};
-use crate::fail::Failure;
+use crate::fail::{Failure, say};
 use crate::io::{Input, write_output};
 use pith::select;
 use pith::toon::DecodeOptions;
@@ -71,11 +71,11 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
                 bad += violations.len();
             }
             if bad > 0 {
-                eprint!("{report}");
-                eprintln!(
+                say(report.trim_end_matches('\n'));
+                say(&format!(
                     "pith: {bad} violation{} of {type_name}",
                     if bad == 1 { "" } else { "s" }
-                );
+                ));
                 return Err(Failure::Exit(1));
             }
             Ok(())
@@ -110,10 +110,10 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
             }
             write_output(None, out.as_bytes())?;
             if check && breaking > 0 {
-                eprintln!(
+                say(&format!(
                     "pith: {breaking} breaking change{}",
                     if breaking == 1 { "" } else { "s" }
-                );
+                ));
                 return Err(Failure::Exit(1));
             }
             Ok(())

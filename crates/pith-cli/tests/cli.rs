@@ -392,3 +392,81 @@ fn inexact_numbers_are_kept_quoted_or_refused() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+#[test]
+fn an_unwritable_stderr_costs_the_message_not_the_exit_status() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    // stderr on a full device.
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    if let Ok(full) = full {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+            .arg("decode")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(full)
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"[1,2,3").unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(1));
+    }
+    // stderr a pipe nobody reads any more.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .arg("decode")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    child.stdin.take().unwrap().write_all(b"{\"a\":").unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    // A usage error keeps its status too.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(["decode", "--expand-paths", "safe"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(2));
+}
+
+#[test]
+fn a_closed_stdout_is_an_error() {
+    let example = repo().join("examples/orders.json");
+    for args in ["encode", "decode", "tokens"] {
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" $1 \"$2\" >&-")
+            .arg(env!("CARGO_BIN_EXE_pith"))
+            .arg(args)
+            .arg(&example)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args}: {}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with("pith: stdout: "),
+            "{args}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn error_messages_escape_the_control_characters_they_echo() {
+    let o = pith(&["decode"], "a: 1\n\u{1b}[2J\u{7}b c\n");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("\\u{1b}[2J\\u{7}b c"), "{err}");
+    assert!(err.contains(" 2 | ␛[2J␇b c\n"), "{err}");
+    // File names are echoed too.
+    let o = pith(&["decode", "no\u{1b}]0;such"], "");
+    assert!(
+        stderr(&o).starts_with("pith: no\\u{1b}]0;such: "),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -195,7 +195,7 @@ impl Error {
     /// line) is shown as the stretch around the column, with `…` where it
     /// was cut, so an error in a large file stays one screen long.
     pub fn render(&self, source: &str) -> String {
-        let mut out = self.to_string();
+        let mut out = escape_controls(&self.to_string()).into_owned();
         if let Some(p) = self.inner.position
             && let Some(text) = source.lines().nth(p.line.saturating_sub(1))
         {
@@ -207,11 +207,16 @@ impl Error {
             // past the point where the rest of the line would fit anyway.
             let start = column.saturating_sub(RENDER_WIDTH / 2);
             let mut chars = text.chars().skip(start);
-            // Tabs would shift the caret; show them as single spaces.
+            // Tabs would shift the caret: single spaces. Other control
+            // characters would act on the terminal: one visible character
+            // each, so the caret stays in place.
             let mut shown: String = chars
                 .by_ref()
                 .take(RENDER_WIDTH)
-                .map(|c| if c == '\t' { ' ' } else { c })
+                .map(|c| match c {
+                    '\t' => ' ',
+                    c => control_picture(c).unwrap_or(c),
+                })
                 .collect();
             let shown_len = shown.chars().count();
             let mut caret_at = column - start;
@@ -231,6 +236,46 @@ impl Error {
         }
         out
     }
+}
+
+/// `text` with every control character (C0 but line feed, DEL, C1) and
+/// every bidirectional override written as an escape (`\u{1b}`), so that
+/// printing it cannot act on a terminal.
+///
+/// ```
+/// assert_eq!(pith::error::escape_controls("a\u{1b}[31mb\n"), "a\\u{1b}[31mb\n");
+/// ```
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && hazardous(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c != '\n' && hazardous(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Control characters, and the characters that reorder text on display.
+fn hazardous(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A one-character stand-in for a hazardous character: its Unicode
+/// control picture (`␛` for ESC), or `�`.
+fn control_picture(c: char) -> Option<char> {
+    if !hazardous(c) {
+        return None;
+    }
+    Some(match u32::from(c) {
+        n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
+        0x7f => '\u{2421}',
+        _ => '\u{fffd}',
+    })
 }
 
 /// The most characters of a source line that [`Error::render`] shows.
@@ -310,6 +355,23 @@ mod tests {
         assert_eq!(
             e.render("a: 1\nb c\n"),
             "line 2, column 3: expected ':' after key\n 2 | b c\n   |   ^"
+        );
+    }
+
+    #[test]
+    fn render_escapes_control_characters_and_keeps_the_caret_in_place() {
+        let src = "a: 1\n\u{1b}[2J\u{7}b\u{202e}c d\n";
+        let e = crate::toon::decode(src, &Default::default()).unwrap_err();
+        let r = e.render(src);
+        assert!(!r.chars().any(|c| c != '\n' && hazardous(c)), "{r:?}");
+        assert_eq!(
+            r,
+            "line 2, column 1: expected a 'key: value' line, found `\\u{1b}[2J\\u{7}b\\u{202e}c d` without ':'\n 2 | ␛[2J␇b�c d\n   | ^"
+        );
+        let e = Error::at(ErrorKind::Syntax, Position { line: 1, column: 4 }, "m");
+        assert_eq!(
+            e.render("\u{0}\u{1}\u{9f}x"),
+            "line 1, column 4: m\n 1 | ␀␁�x\n   |    ^"
         );
     }
 

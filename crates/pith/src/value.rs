@@ -6,6 +6,9 @@
 //! variants, same key order, numbers by mathematical value.
 
 use crate::number::Number;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
 /// A JSON value.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -320,55 +323,164 @@ value_from_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
 /// An object: keys in insertion order, each key at most once.
 ///
-/// Lookups scan the keys, which is the fastest choice for the small objects
-/// that make up nearly all real documents; readers that build large objects
-/// check for duplicates with a hash set of their own.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// Small maps (fewer than 16 keys, nearly every object of a real document)
+/// are a plain vector of entries, looked up by scanning, which beats
+/// hashing at that size. From 16 keys on, a map also keeps an index from
+/// key hashes (SipHash, randomly keyed, so crafted keys cannot make it
+/// slow) to positions, so lookups and inserts take constant time at any
+/// width; iteration is always in insertion order. A map is three words
+/// either way: the large form is boxed.
+#[derive(Clone, Default)]
 pub struct Map {
-    entries: Vec<(String, Value)>,
+    repr: Repr,
 }
+
+/// Maps with at least this many keys keep an index.
+const INDEXED: usize = 16;
+
+#[derive(Clone)]
+enum Repr {
+    Small(Vec<(String, Value)>),
+    Large(Box<Large>),
+}
+
+impl Default for Repr {
+    fn default() -> Repr {
+        Repr::Small(Vec::new())
+    }
+}
+
+#[derive(Clone)]
+struct Large {
+    entries: Vec<(String, Value)>,
+    index: Index,
+}
+
+/// Key hash → position, for the entries of a large map.
+#[derive(Clone)]
+struct Index {
+    state: RandomState,
+    slots: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
+    /// Positions of keys whose hash another key already has (none, in
+    /// practice: 64-bit hashes of a randomly keyed SipHash).
+    clashes: Vec<usize>,
+}
+
+impl Index {
+    fn build(entries: &[(String, Value)]) -> Index {
+        let mut index = Index {
+            state: RandomState::new(),
+            slots: HashMap::with_capacity_and_hasher(entries.len(), Default::default()),
+            clashes: Vec::new(),
+        };
+        for i in 0..entries.len() {
+            index.insert(entries, i);
+        }
+        index
+    }
+
+    /// Records entry `i`, whose key is not indexed yet.
+    fn insert(&mut self, entries: &[(String, Value)], i: usize) {
+        let hash = self.state.hash_one(entries[i].0.as_str());
+        match self.slots.entry(hash) {
+            Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
+            Entry::Occupied(_) => self.clashes.push(i),
+        }
+    }
+
+    fn find(&self, entries: &[(String, Value)], key: &str) -> Option<usize> {
+        let hash = self.state.hash_one(key);
+        match self.slots.get(&hash) {
+            Some(&i) if entries[i].0 == key => Some(i),
+            _ => self.clashes.iter().copied().find(|&i| entries[i].0 == key),
+        }
+    }
+}
+
+/// A hasher for values that are already hashes.
+#[derive(Default)]
+pub(crate) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64`s are ever hashed; fold anything else in for completeness.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.entries() == other.entries()
+    }
+}
+
+impl Eq for Map {}
 
 impl Map {
     /// An empty map.
     pub fn new() -> Map {
-        Map {
-            entries: Vec::new(),
-        }
+        Map::default()
     }
 
     /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
         Map {
-            entries: Vec::with_capacity(n),
+            repr: Repr::Small(Vec::with_capacity(n)),
+        }
+    }
+
+    fn entries(&self) -> &[(String, Value)] {
+        match &self.repr {
+            Repr::Small(e) => e,
+            Repr::Large(l) => &l.entries,
+        }
+    }
+
+    /// The entries, to change values (never keys: the index holds them).
+    fn entries_mut(&mut self) -> &mut [(String, Value)] {
+        match &mut self.repr {
+            Repr::Small(e) => e,
+            Repr::Large(l) => &mut l.entries,
         }
     }
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries().len()
     }
 
     /// Whether there are no entries.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries().is_empty()
     }
 
     /// The value for `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.index_of(key).map(|i| &self.entries()[i].1)
     }
 
     /// The value for `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.entries
-            .iter_mut()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
+        let i = self.index_of(key)?;
+        Some(&mut self.entries_mut()[i].1)
     }
 
     /// The position of `key` in the key order.
     pub fn index_of(&self, key: &str) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == key)
+        match &self.repr {
+            Repr::Small(e) => e.iter().position(|(k, _)| k == key),
+            Repr::Large(l) => l.index.find(&l.entries, key),
+        }
     }
 
     /// Whether `key` is present.
@@ -381,9 +493,9 @@ impl Map {
     pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
         let key = key.into();
         match self.index_of(&key) {
-            Some(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
+            Some(i) => Some(std::mem::replace(&mut self.entries_mut()[i].1, value)),
             None => {
-                self.entries.push((key, value));
+                self.push_unique(key, value);
                 None
             }
         }
@@ -394,59 +506,94 @@ impl Map {
     /// Readers use this after their own duplicate check; it is not public
     /// because a wrong call would break the one-key-once invariant.
     pub(crate) fn push_unique(&mut self, key: String, value: Value) {
-        // Checked on small maps only, so that debug builds stay linear on large ones.
-        debug_assert!(
-            self.entries.len() > 64 || !self.contains_key(&key),
-            "duplicate key {key:?}"
-        );
-        self.entries.push((key, value));
+        debug_assert!(!self.contains_key(&key), "duplicate key {key:?}");
+        match &mut self.repr {
+            Repr::Small(e) => {
+                e.push((key, value));
+                if e.len() >= INDEXED {
+                    let entries = std::mem::take(e);
+                    self.repr = Repr::Large(Box::new(Large {
+                        index: Index::build(&entries),
+                        entries,
+                    }));
+                }
+            }
+            Repr::Large(l) => {
+                l.entries.push((key, value));
+                l.index.insert(&l.entries, l.entries.len() - 1);
+            }
+        }
     }
 
     /// A map over entries whose keys the caller has already checked to be
-    /// unique, in O(1): readers that deduplicate with their own index build
-    /// large objects without the quadratic cost of repeated checks.
+    /// unique: readers that deduplicate with their own index build large
+    /// objects without repeated checks.
     pub(crate) fn from_unique_entries(entries: Vec<(String, Value)>) -> Map {
-        Map { entries }
+        let repr = if entries.len() >= INDEXED {
+            Repr::Large(Box::new(Large {
+                index: Index::build(&entries),
+                entries,
+            }))
+        } else {
+            Repr::Small(entries)
+        };
+        Map { repr }
     }
 
-    /// Removes `key`, keeping the order of the others.
+    /// Removes `key`, keeping the order of the others. Takes time in
+    /// proportion to the entries after it (the index of a large map is
+    /// rebuilt); to drop many keys, build a new map instead.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let i = self.index_of(key)?;
-        Some(self.entries.remove(i).1)
+        match &mut self.repr {
+            Repr::Small(e) => Some(e.remove(i).1),
+            Repr::Large(l) => {
+                let (_, v) = l.entries.remove(i);
+                l.index = Index::build(&l.entries);
+                Some(v)
+            }
+        }
     }
 
     /// Entries in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Value)> + DoubleEndedIterator {
-        self.entries.iter().map(|(k, v)| (k, v))
+        self.entries().iter().map(|(k, v)| (k, v))
     }
 
     /// Entries in order, values mutable.
     pub fn iter_mut(
         &mut self,
     ) -> impl ExactSizeIterator<Item = (&String, &mut Value)> + DoubleEndedIterator {
-        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+        self.entries_mut().iter_mut().map(|(k, v)| (&*k, v))
     }
 
     /// Keys in order.
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> + DoubleEndedIterator {
-        self.entries.iter().map(|(k, _)| k)
+        self.entries().iter().map(|(k, _)| k)
     }
 
     /// Values in key order.
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> + DoubleEndedIterator {
-        self.entries.iter().map(|(_, v)| v)
+        self.entries().iter().map(|(_, v)| v)
     }
 
     /// Values in key order, mutable.
     pub fn values_mut(
         &mut self,
     ) -> impl ExactSizeIterator<Item = &mut Value> + DoubleEndedIterator {
-        self.entries.iter_mut().map(|(_, v)| v)
+        self.entries_mut().iter_mut().map(|(_, v)| v)
     }
 
     /// The entry at position `i` of the key order.
     pub fn get_index(&self, i: usize) -> Option<(&String, &Value)> {
-        self.entries.get(i).map(|(k, v)| (k, v))
+        self.entries().get(i).map(|(k, v)| (k, v))
+    }
+
+    fn into_entries(self) -> Vec<(String, Value)> {
+        match self.repr {
+            Repr::Small(e) => e,
+            Repr::Large(l) => l.entries,
+        }
     }
 }
 
@@ -454,7 +601,7 @@ impl IntoIterator for Map {
     type Item = (String, Value);
     type IntoIter = std::vec::IntoIter<(String, Value)>;
     fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+        self.into_entries().into_iter()
     }
 }
 
@@ -465,7 +612,7 @@ impl<'a> IntoIterator for &'a Map {
         fn(&'a (String, Value)) -> (&'a String, &'a Value),
     >;
     fn into_iter(self) -> Self::IntoIter {
-        self.entries.iter().map(|(k, v)| (k, v))
+        self.entries().iter().map(|(k, v)| (k, v))
     }
 }
 
@@ -501,6 +648,43 @@ mod tests {
         assert_eq!(m.get("b"), Some(&Value::from(3)));
         assert_eq!(m.remove("b"), Some(Value::from(3)));
         assert_eq!(m.len(), 1);
+    }
+
+    #[test]
+    fn wide_maps_keep_order_and_find_every_key() {
+        assert_eq!(std::mem::size_of::<Map>(), 3 * std::mem::size_of::<usize>());
+        let mut m = Map::new();
+        for i in 0..1000 {
+            assert_eq!(m.insert(format!("k{i}"), Value::from(i)), None);
+        }
+        assert_eq!(m.insert("k500", Value::Null), Some(Value::from(500)));
+        for i in 0..1000 {
+            assert_eq!(m.index_of(&format!("k{i}")), Some(i));
+        }
+        assert_eq!(m.get("k1000"), None);
+        assert_eq!(m.remove("k0"), Some(Value::from(0)));
+        assert_eq!(m.remove("k0"), None);
+        assert_eq!(m.get("k999"), Some(&Value::from(999)));
+        assert_eq!(m.index_of("k999"), Some(998));
+        m.insert("k0", Value::from(0));
+        let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+        assert_eq!(keys[0], "k1");
+        assert_eq!(keys[999], "k0");
+        // Small and large maps with the same entries are equal.
+        let entries: Vec<(String, Value)> =
+            (0..20).map(|i| (format!("{i}"), Value::Null)).collect();
+        let mut grown = Map::new();
+        for (k, v) in entries.iter().cloned() {
+            grown.insert(k, v);
+        }
+        assert_eq!(grown, Map::from_unique_entries(entries.clone()));
+        for _ in 0..10 {
+            let k = grown.keys().next().unwrap().clone();
+            grown.remove(&k);
+        }
+        let tail = Map::from_unique_entries(entries[10..].to_vec());
+        assert_eq!(grown, tail);
+        assert_eq!(grown.get("15"), Some(&Value::Null));
     }
 
     #[test]

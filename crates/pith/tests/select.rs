@@ -676,3 +676,10 @@ fn auto_by_bytes_is_never_longer_than_json_when_integers_are_written_as_digits()
         );
     }
 }
+
+#[test]
+fn trailing_content_after_a_json_array_gets_the_json_error() {
+    let e = decode(br#"[{"a":1}]garbage"#, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TrailingContent);
+    assert_eq!((e.line(), e.column()), (1, 10));
+}

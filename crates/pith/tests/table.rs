@@ -340,3 +340,87 @@ fn the_seed_decoder_reads_the_extension() {
         .unwrap()
     );
 }
+
+#[test]
+fn corrupted_metadata_is_refused_in_strict_mode_and_read_as_the_seed_reads_it_otherwise() {
+    let strict = pith::toon::DecodeOptions::default();
+    let lenient = pith::toon::DecodeOptions {
+        strict: false,
+        ..strict.clone()
+    };
+    // (document, error path, message fragment, what lenient decoding gives)
+    let cases = [
+        (
+            r#"{"cols":["a"],"dict":{"a":["x"]},"rows":[[5]]}"#,
+            "rows[0][0]",
+            "expected an index below 1 into the dict entry of column \"a\", found number 5",
+            r#"[{"a":5}]"#,
+        ),
+        (
+            r#"{"cols":["a"],"dict":{"a":["x"]},"rows":[["x"]]}"#,
+            "rows[0][0]",
+            "found string \"x\"",
+            r#"[{"a":"x"}]"#,
+        ),
+        (
+            r#"{"cols":["a","b"],"dict":{},"rows":[[1,2]],"absent":{"a":[0]}}"#,
+            "rows[0][0]",
+            "expected null in the place of an absent cell of column \"a\", found number 1",
+            r#"[{"b":2}]"#,
+        ),
+        (
+            r#"{"cols":["a","b"],"dict":{},"rows":[[1]],"absent":{"b":[0]}}"#,
+            "absent.b",
+            "found row 0, which ends before column \"b\"",
+            r#"[{"a":1}]"#,
+        ),
+        (
+            r#"{"items":[{"a":1,"b":2}],"items_encoding":{"json_columns":[],"absent":[[0,"a"]]}}"#,
+            "items[0].a",
+            "expected null in the place of an absent cell, found number 1",
+            r#"{"items":[{"b":2}]}"#,
+        ),
+        (
+            r#"{"items":[{"a":"x y"}],"items_encoding":{"json_columns":[],"list_columns":["b"]}}"#,
+            "items",
+            "expected list_columns to name columns of the table, found \"b\"",
+            r#"{"items":[{"a":"x y"}]}"#,
+        ),
+        (
+            r#"{"items":[{"a":"[1]"}],"items_encoding":{"json_columns":["q"]}}"#,
+            "items",
+            "expected json_columns to name columns of the table, found \"q\"",
+            r#"{"items":[{"a":"[1]"}]}"#,
+        ),
+    ];
+    for (doc, path, fragment, read) in cases {
+        // Columnar tables are restored from JSON text inside the `table`
+        // form's wrapper, hoisted tables from TOON text.
+        let doc = &if doc.starts_with(r#"{"cols""#) {
+            format!(r#"{{"$pith":"table","value":{doc}}}"#)
+        } else {
+            pith::toon::encode(&pith::json::parse(doc).unwrap(), &Default::default()).unwrap()
+        };
+        let e = pith::select::decode(doc.as_bytes(), &strict).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Type, "{doc}: {e}");
+        assert_eq!(e.path(), Some(path), "{doc}: {e}");
+        assert!(e.message().contains(fragment), "{doc}: {e}");
+        let v = pith::select::decode(doc.as_bytes(), &lenient).unwrap();
+        assert_eq!(pith::json::to_string(&v), read, "{doc}");
+    }
+    // The seed's decoder entry point keeps its lenient rule.
+    let t = pith::json::parse(r#"{"cols":["a"],"dict":{"a":["x"]},"rows":[[5],[0]]}"#).unwrap();
+    assert_eq!(
+        pith::json::to_string(&decode_table(&t).unwrap()),
+        r#"[{"a":5},{"a":"x"}]"#
+    );
+    // What the encoder writes in an absent cell's place passes: null, and a
+    // nested group's object of nulls.
+    let ok = r#"{"items":[{"a":null,"g":{"x":null}},{"a":1,"g":{"x":2}}],"items_encoding":{"json_columns":[],"absent":[[0,"a"],[0,"g"]]}}"#;
+    let ok = pith::toon::encode(&pith::json::parse(ok).unwrap(), &Default::default()).unwrap();
+    let v = pith::select::decode(ok.as_bytes(), &strict).unwrap();
+    assert_eq!(
+        pith::json::to_string(&v),
+        r#"{"items":[{},{"a":1,"g":{"x":2}}]}"#
+    );
+}

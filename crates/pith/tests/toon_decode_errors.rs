@@ -55,6 +55,21 @@ fn count_mismatches_point_at_the_surplus_item_or_the_declared_length() {
             ("tags[2]: a,b,c", CountMismatch, 1, 14, "expected 2 values"),
             ("tags[2]: a , b ,  c", CountMismatch, 1, 19, "found 3"),
             ("tags[3]: a,b", CountMismatch, 1, 6, "expected 3 values"),
+            // A length beyond any count names itself as written.
+            (
+                "a[99999999999999999999]: 1",
+                CountMismatch,
+                1,
+                3,
+                "expected 99999999999999999999 values as the header declares, found 1",
+            ),
+            (
+                "t[18446744073709551616]{x}:\n  1",
+                CountMismatch,
+                1,
+                3,
+                "expected 18446744073709551616 rows",
+            ),
             (
                 "x:\n  t[1|]: a|b",
                 CountMismatch,
@@ -162,8 +177,20 @@ fn header_grammar_violations() {
         &[
             // Malformed bracket lengths (§6).
             ("items[03]: a,b,c", Header, 1, 7, "without leading zeros"),
-            ("items[-1]: a", Header, 1, 7, "`-1`"),
-            ("foo[bar]: 10", Header, 1, 5, "`bar`"),
+            (
+                "items[-1]: a",
+                Header,
+                1,
+                7,
+                "expected a length (the digits of a count) in the bracket segment, found `-1`",
+            ),
+            (
+                "foo[bar]: 10",
+                Header,
+                1,
+                5,
+                "expected a length (the digits of a count) in the bracket segment, found `bar`",
+            ),
             ("key[]: 1,2", Header, 1, 5, ""),
             ("x[3.7]: a,b,c", Header, 1, 3, ""),
             // Malformed keyed markers.

@@ -693,6 +693,14 @@ line`), true) } },
         r#"["a", -1.5e3, null, { k: [] }].slice ? [] : []"#,
         r#"["a", -1.5e3, null, { k: [] }]"#,
     );
+    // E's default does not match string[]: the import says where, as loading would.
+    let e = import_ts(&[("common.ts", common), ("defs.ts", &defs)]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "at defs.ts, line 17, column 11: expected definitions that load, found that `E` does not: \
+         at E.list: expected a default that matches string[], found one that does not: at [1] expected string, found -1500"
+    );
+    let defs = defs.replace(r#"dflt("string[]""#, r#"dflt("unknown[]""#);
     let doc =
         import_ts(&[("common.ts", common), ("defs.ts", &defs)]).unwrap_or_else(|e| panic!("{e}"));
     let want = json(
@@ -701,16 +709,11 @@ line`), true) } },
           "B": {"id": "string", "n?": "number", "limit": {"$type": "number.integer", "$absentAs": 10}},
           "C": {"$type": "'x' | \"y\"", "$doc": "say \"hi\"!"},
           "D": {"nested": {"deep": {"$type": "boolean", "$absentAs": true, "$doc": "multi\nline"}}},
-          "E": {"$$weird": "string", "list": {"$type": "string[]", "$absentAs": ["a", -1500, null, {"k": []}]}}
+          "E": {"$$weird": "string", "list": {"$type": "unknown[]", "$absentAs": ["a", -1500, null, {"k": []}]}}
         }"#,
     );
     assert_eq!(doc, want);
-    // E's default does not match string[]: loading says where.
-    let e = Schema::from_value(&doc).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "at E.list: expected a default that matches string[], found one that does not: at [1] expected string, found -1500"
-    );
+    Schema::from_value(&doc).unwrap();
 }
 
 #[test]
@@ -1699,4 +1702,47 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn importers_refuse_definitions_that_would_not_load() {
+    // A field declared twice, once optional: refused at its type's definition.
+    let e = import_ts(&[(
+        "defs.ts",
+        "export const defs = {\n  T: { \"x?\": \"string\", x: \"number\" },\n};\n",
+    )])
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Schema);
+    assert_eq!((e.path(), e.line(), e.column()), (Some("defs.ts"), 2, 3));
+    assert!(
+        e.message()
+            .ends_with("at T.x: expected each field once, found `x` a second time"),
+        "{e}"
+    );
+    // A default its type refuses.
+    let e = import_ts(&[(
+        "defs.ts",
+        "import { absentAs } from \"./dsl\";\nexport const defs = {\n  A: \"string\",\n  T: { n: absentAs(\"number\", \"zero\") },\n};\n",
+    )])
+    .unwrap_err();
+    assert_eq!((e.line(), e.column()), (4, 3), "{e}");
+    // A name defined in another file is no fault of this one.
+    let doc = import_ts(&[("defs.ts", "export const defs = { T: { m: \"Other\" } };")]).unwrap();
+    assert_eq!(
+        Schema::from_value(&doc).unwrap_err().kind(),
+        ErrorKind::Schema
+    );
+
+    // JSON Schema: a bare `$ref` cycle, and a default of the wrong type.
+    let cycle = json(r##"{"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}"##);
+    let e = import_json_schema(&cycle, "Root").unwrap_err();
+    assert_eq!(e.path(), Some("$defs.A"));
+    assert!(e.message().contains("the bare cycle A -> B -> A"), "{e}");
+    let wrong = json(r#"{"type":"object","properties":{"n":{"type":"integer","default":"zero"}}}"#);
+    let e = import_json_schema(&wrong, "Root").unwrap_err();
+    assert!(
+        e.message()
+            .contains("at Root.n: expected a default that matches number.integer"),
+        "{e}"
+    );
 }

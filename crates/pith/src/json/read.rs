@@ -3,9 +3,10 @@
 
 use super::ParseOptions;
 use crate::number::NumberError;
+use crate::value::Prehashed;
 use crate::{Error, ErrorKind, Map, Number, Result, Value};
 use std::collections::HashSet;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+use std::hash::{BuildHasher, BuildHasherDefault, RandomState};
 
 /// Parses one JSON value from `text` with the default [`ParseOptions`].
 ///
@@ -84,25 +85,6 @@ impl KeySet {
         });
         let hash = set.0.hash_one(key);
         set.1.insert(hash) || !keys().any(|k| k == key)
-    }
-}
-
-/// A hasher for values that are already hashes.
-#[derive(Default)]
-pub(crate) struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64`s are ever hashed; fold anything else in for completeness.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 

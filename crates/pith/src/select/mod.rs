@@ -442,8 +442,8 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
     }
     let (value, syntax) = parse_with_syntax(bytes, opts)?;
     match syntax {
-        Syntax::Json => restore_json(value, opts.max_depth),
-        _ => restore(value, opts.max_depth),
+        Syntax::Json => restore_json_with(value, opts.max_depth, opts.strict),
+        _ => restore_with(value, opts.max_depth, opts.strict),
     }
 }
 
@@ -455,6 +455,16 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 ///
 /// Those of [`restore`], for a wrapper or a columnar table that is malformed.
 pub fn restore_json(value: Value, max_depth: usize) -> Result<Value> {
+    restore_json_with(value, max_depth, true)
+}
+
+/// [`restore_json`], strict or lenient about table metadata as
+/// [`restore_with`] is.
+///
+/// # Errors
+///
+/// Those of [`restore_with`].
+pub fn restore_json_with(value: Value, max_depth: usize, strict: bool) -> Result<Value> {
     let table = match &value {
         Value::Object(m) if is_wrapper(m) => {
             m.get(WRAPPER_TAG).and_then(Value::as_str) == Some(Form::Table.name())
@@ -462,12 +472,12 @@ pub fn restore_json(value: Value, max_depth: usize) -> Result<Value> {
         _ => return Ok(value),
     };
     if !table {
-        return restore(value, max_depth);
+        return restore_with(value, max_depth, strict);
     }
     match value.into_object() {
         Ok(mut m) => {
             let inner = m.remove(WRAPPER_VALUE).unwrap_or(Value::Null);
-            restore_tree(inner, "", 0, crate::depth_limit(max_depth))
+            restore_tree(inner, "", 0, crate::depth_limit(max_depth), strict)
         }
         Err(v) => Ok(v),
     }
@@ -532,7 +542,8 @@ fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Synta
 }
 
 /// Restores the tables of a decoded value: unwraps a wrapper, or restores
-/// every hoisted pair and columnar object (see the module docs).
+/// every hoisted pair and columnar object (see the module docs). Strict:
+/// see [`restore_with`].
 ///
 /// # Errors
 ///
@@ -540,6 +551,20 @@ fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Synta
 /// wrapper, naming its JSON path; [`ErrorKind::DepthLimit`] when restored
 /// JSON cells nest beyond `max_depth` (at most [`crate::MAX_DEPTH_LIMIT`]).
 pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
+    restore_with(value, max_depth, true)
+}
+
+/// [`restore`], strict or lenient about table metadata pith never writes.
+/// Strict (as [`decode`] is with `strict` options) refuses a dict-column
+/// cell that is no index into its entry, an absent cell that holds a value,
+/// and json, list or absent columns a table does not have. Lenient keeps
+/// the seed's rules: such a dict cell is taken literally, such absent cells
+/// are left out, unknown column names are ignored.
+///
+/// # Errors
+///
+/// Those of [`restore`].
+pub fn restore_with(value: Value, max_depth: usize, strict: bool) -> Result<Value> {
     let max_depth = crate::depth_limit(max_depth);
     match value.unpack() {
         Unpacked::Object(mut m) if is_wrapper(&m) => {
@@ -556,7 +581,7 @@ pub fn restore(value: Value, max_depth: usize) -> Result<Value> {
                 )),
             }
         }
-        value => restore_tree(value.into(), "", 0, max_depth),
+        value => restore_tree(value.into(), "", 0, max_depth, strict),
     }
 }
 
@@ -986,7 +1011,24 @@ fn replace_items(
     Ok(out)
 }
 
-fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Result<Value> {
+/// What a member of an object is to the restorer.
+#[derive(Default)]
+enum Role {
+    #[default]
+    Member,
+    /// A hoisted collection, with its metadata read.
+    Collection(hoisted::Encoding),
+    /// A hoisted collection's metadata, left out of the restored object.
+    Metadata,
+}
+
+fn restore_tree(
+    value: Value,
+    path: &str,
+    level: usize,
+    max_depth: usize,
+    strict: bool,
+) -> Result<Value> {
     if level > max_depth {
         return Err(Error::at_path(
             ErrorKind::DepthLimit,
@@ -998,40 +1040,55 @@ fn restore_tree(value: Value, path: &str, level: usize, max_depth: usize) -> Res
         Unpacked::Array(items) => items
             .into_iter()
             .enumerate()
-            .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth))
+            .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth, strict))
             .collect::<Result<Vec<_>>>()
             .map(Value::Array),
         Unpacked::Object(m) if tables::is_columnar(&m) => {
-            let rows = columnar::restore_table(m, path)?;
+            let rows = columnar::restore_table(m, path, strict)?;
             rows.into_iter()
                 .enumerate()
-                .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth))
+                .map(|(i, v)| restore_tree(v, &index_path(path, i), level + 1, max_depth, strict))
                 .collect::<Result<Vec<_>>>()
                 .map(Value::Array)
         }
-        Unpacked::Object(mut m) => {
-            let pairs: Vec<String> = tables::hoisted_pairs(&m).map(str::to_owned).collect();
-            for k in &pairs {
+        Unpacked::Object(m) => {
+            // Each hoisted pair's metadata is read first, in the order of the
+            // metadata keys; then one pass moves every member into place,
+            // restoring collections and leaving their metadata out.
+            let mut roles: Vec<Role> = Vec::new();
+            for k in tables::hoisted_pairs(&m) {
                 let meta_key = hoisted::encoding_key(k);
-                let meta_path = key_path(path, &meta_key);
-                let meta = m.remove(&meta_key).unwrap_or(Value::Null);
-                let enc = hoisted::Encoding::read(&meta, &meta_path)?;
-                if let Some(slot) = m.get_mut(k) {
-                    let Ok(rows) = std::mem::take(slot).into_array() else {
-                        continue;
-                    };
-                    let rows = hoisted::restore_rows(
-                        rows,
-                        &enc,
-                        &key_path(path, k),
-                        max_depth.saturating_sub(level + 2),
-                    )?;
-                    *slot = Value::Array(rows);
+                let (Some(at), Some(meta_at)) = (m.index_of(k), m.index_of(&meta_key)) else {
+                    continue;
+                };
+                let Some((_, meta)) = m.get_index(meta_at) else {
+                    continue;
+                };
+                let enc = hoisted::Encoding::read(meta, &key_path(path, &meta_key))?;
+                if roles.is_empty() {
+                    roles.resize_with(m.len(), || Role::Member);
                 }
+                roles[at] = Role::Collection(enc);
+                roles[meta_at] = Role::Metadata;
             }
             let mut out = Map::with_capacity(m.len());
-            for (k, v) in m {
-                let child = restore_tree(v, &key_path(path, &k), level + 1, max_depth)?;
+            for (i, (k, v)) in m.into_iter().enumerate() {
+                let here = key_path(path, &k);
+                let v = match roles.get_mut(i).map(std::mem::take) {
+                    Some(Role::Metadata) => continue,
+                    Some(Role::Collection(enc)) => match v.into_array() {
+                        Ok(rows) => Value::Array(hoisted::restore_rows(
+                            rows,
+                            &enc,
+                            &here,
+                            max_depth.saturating_sub(level + 2),
+                            strict,
+                        )?),
+                        Err(v) => v,
+                    },
+                    _ => v,
+                };
+                let child = restore_tree(v, &here, level + 1, max_depth, strict)?;
                 out.push_unique(k, child);
             }
             Ok(Value::Object(out))

@@ -157,7 +157,7 @@ pub fn decode_table(table: &Value) -> Result<Value> {
         Value::Array(_) => Ok(table.clone()),
         Value::Null => Ok(Value::Array(Vec::new())),
         Value::Object(m) if super::is_columnar(m) => {
-            Ok(Value::Array(restore_table(m.clone(), "$")?))
+            Ok(Value::Array(restore_table(m.clone(), "$", false)?))
         }
         other => Err(Error::at_path(
             ErrorKind::Type,
@@ -171,7 +171,13 @@ pub fn decode_table(table: &Value) -> Result<Value> {
 }
 
 /// Restores the rows of a table object that [`super::is_columnar`] accepts.
-pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
+///
+/// `strict` refuses what pith's encoder never writes: a dict-column cell
+/// that is not an index into its entry, and an `absent` cell that is not
+/// the `null` written in its place. Without it, the first is taken
+/// literally (the seed's lenient rule, kept by [`decode_table`]) and the
+/// second is left out whatever it holds.
+pub(crate) fn restore_table(mut m: Map, path: &str, strict: bool) -> Result<Vec<Value>> {
     let field = |m: &mut Map, k: &str| m.remove(k).unwrap_or(Value::Null);
     let cols_value = field(&mut m, "cols");
     let dict_value = field(&mut m, "dict");
@@ -220,6 +226,11 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
             ));
         }
     };
+    let column: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(j, n)| (n.as_str(), j))
+        .collect();
     let mut tables: Vec<Option<Vec<Value>>> = vec![None; names.len()];
     for (k, v) in dict {
         let values = match v.into_array() {
@@ -233,7 +244,7 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
             }
         };
         // Entries for columns the rows do not have are allowed, and unused.
-        if let Some(j) = names.iter().position(|n| *n == k) {
+        if let Some(&j) = column.get(k.as_str()) {
             tables[j] = Some(values);
         }
     }
@@ -256,7 +267,7 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
         };
         for (c, list) in by_column {
             let at = key_path(&here, &c);
-            let Some(j) = names.iter().position(|n| *n == c) else {
+            let Some(&j) = column.get(c.as_str()) else {
                 return Err(Error::at_path(
                     ErrorKind::Type,
                     at,
@@ -273,6 +284,28 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
                     .ok_or_else(|| bad(&index_path(&at, i), "a row index", r))?;
                 gone.insert((row, j));
             }
+        }
+    }
+    if strict {
+        // The encoder leaves absent cells after a row's last present one
+        // out; only those before it are listed.
+        let short = gone
+            .iter()
+            .filter(|&&(r, j)| {
+                rows.get(r)
+                    .and_then(Value::as_array)
+                    .is_some_and(|cells| j >= cells.len())
+            })
+            .min();
+        if let Some(&(r, j)) = short {
+            return Err(Error::at_path(
+                ErrorKind::Type,
+                key_path(&key_path(path, "absent"), &names[j]),
+                format!(
+                    "expected absent cells before their row's last cell, found row {r}, which ends before column {:?}",
+                    names[j]
+                ),
+            ));
         }
     }
     let mut out = Vec::with_capacity(rows.len());
@@ -296,17 +329,46 @@ pub(crate) fn restore_table(mut m: Map, path: &str) -> Result<Vec<Value>> {
         let mut o = Map::with_capacity(cells.len());
         for (j, cell) in cells.into_iter().enumerate() {
             if gone.contains(&(i, j)) {
+                if strict && !cell.is_null() {
+                    return Err(Error::at_path(
+                        ErrorKind::Type,
+                        index_path(&at(), j),
+                        format!(
+                            "expected null in the place of an absent cell of column {:?}, found {}",
+                            names[j],
+                            super::describe(&cell)
+                        ),
+                    ));
+                }
                 continue;
             }
-            let value = match (&tables[j], &cell) {
-                (Some(values), Value::Number(n)) => n
-                    .as_u64()
-                    .filter(|_| n.is_integer())
-                    .and_then(|k| usize::try_from(k).ok())
-                    .and_then(|k| values.get(k))
-                    .cloned()
-                    .unwrap_or(cell),
-                _ => cell,
+            let value = match &tables[j] {
+                Some(values) => {
+                    let entry = match &cell {
+                        Value::Number(n) if n.is_integer() => n
+                            .as_u64()
+                            .and_then(|k| usize::try_from(k).ok())
+                            .and_then(|k| values.get(k)),
+                        _ => None,
+                    };
+                    match entry {
+                        Some(v) => v.clone(),
+                        None if strict => {
+                            return Err(Error::at_path(
+                                ErrorKind::Type,
+                                index_path(&at(), j),
+                                format!(
+                                    "expected an index below {} into the dict entry of column {:?}, found {}",
+                                    values.len(),
+                                    names[j],
+                                    super::describe(&cell)
+                                ),
+                            ));
+                        }
+                        None => cell,
+                    }
+                }
+                None => cell,
             };
             o.push_unique(names[j].clone(), value);
         }

@@ -69,7 +69,7 @@
 use super::{Census, Shape, bad, index_path, key_path, row_index};
 use crate::json::ParseOptions;
 use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Map, Number, Result, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What follows a collection's key to name its metadata: `items_encoding`.
 pub const ENCODING_SUFFIX: &str = "_encoding";
@@ -241,11 +241,8 @@ impl Encoding {
         if !m.contains_key(ABSENT) {
             enc.style = Style::Compact;
         }
-        if let Some(c) = enc
-            .list_columns
-            .iter()
-            .find(|c| enc.json_columns.contains(c))
-        {
+        let json: HashSet<&str> = enc.json_columns.iter().map(String::as_str).collect();
+        if let Some(c) = enc.list_columns.iter().find(|c| json.contains(c.as_str())) {
             return Err(Error::at_path(
                 ErrorKind::Type,
                 path,
@@ -314,7 +311,7 @@ pub fn encode_rows_compact(rows: &[Value]) -> Result<HoistedRows> {
 /// cell the table does not have; [`ErrorKind::Syntax`] for a cell whose
 /// JSON text or list is malformed. Each names the row and the column.
 pub fn decode_rows(rows: Vec<Value>, encoding: &Encoding) -> Result<Vec<Value>> {
-    restore_rows(rows, encoding, "$", DEFAULT_MAX_DEPTH)
+    restore_rows(rows, encoding, "$", DEFAULT_MAX_DEPTH, true)
 }
 
 /// Appends the list cell of `items` (all primitives) to `out`.
@@ -530,11 +527,18 @@ fn leaf_bytes(o: &Map, scratch: &mut Vec<u8>) -> usize {
 }
 
 /// Restores rows at `path` (for messages); JSON cells may nest `depth_left` deep.
+///
+/// `strict` refuses metadata the encoder never writes: a json, list or
+/// absent column the rows do not have, and an absent cell that holds
+/// anything but the `null` (or, for a nested group, the object of nulls)
+/// written in its place. Without it such names are ignored and such cells
+/// left out whatever they hold.
 pub(crate) fn restore_rows(
     rows: Vec<Value>,
     enc: &Encoding,
     path: &str,
     depth_left: usize,
+    strict: bool,
 ) -> Result<Vec<Value>> {
     let n = rows.len();
     let mut absent: Vec<(usize, &str)> = enc.absent.iter().map(|(r, c)| (*r, c.as_str())).collect();
@@ -546,6 +550,29 @@ pub(crate) fn restore_rows(
             format!("expected absent cells in rows below {n}, found row {r}"),
         ));
     }
+    // Looked up once per cell: sets, so that wide tables stay linear.
+    let json_columns: HashSet<&str> = enc.json_columns.iter().map(String::as_str).collect();
+    let list_columns: HashSet<&str> = enc.list_columns.iter().map(String::as_str).collect();
+    if strict && let Some(Value::Object(first)) = rows.first() {
+        // Every row of a table has every column.
+        let named = [
+            (JSON_COLUMNS, enc.json_columns.iter().collect::<Vec<_>>()),
+            (LIST_COLUMNS, enc.list_columns.iter().collect()),
+            (ABSENT, enc.absent.iter().map(|(_, c)| c).collect()),
+        ];
+        for (key, names) in named {
+            if let Some(c) = names.into_iter().find(|c| !first.contains_key(c)) {
+                return Err(Error::at_path(
+                    ErrorKind::Type,
+                    path,
+                    format!(
+                        "expected {key} to name columns of the table, found {c:?}, which it has not"
+                    ),
+                ));
+            }
+        }
+    }
+    let mut gone_here: HashSet<&str> = HashSet::new();
     let mut next = 0;
     let mut out = Vec::with_capacity(n);
     for (i, row) in rows.into_iter().enumerate() {
@@ -568,12 +595,24 @@ pub(crate) fn restore_rows(
                 ));
             }
         }
+        gone_here.clear();
+        gone_here.extend(gone.iter().map(|(_, c)| *c));
         let mut o = Map::with_capacity(m.len());
         for (k, cell) in m {
-            if gone.iter().any(|(_, c)| *c == k) {
+            if gone_here.contains(k.as_str()) {
+                if strict && !is_padding(&cell) {
+                    return Err(Error::at_path(
+                        ErrorKind::Type,
+                        key_path(&row_path(), &k),
+                        format!(
+                            "expected null in the place of an absent cell, found {}",
+                            super::describe(&cell)
+                        ),
+                    ));
+                }
                 continue;
             }
-            let value = if enc.json_columns.contains(&k) {
+            let value = if json_columns.contains(k.as_str()) {
                 let Value::String(text) = &cell else {
                     return Err(bad(
                         &key_path(&row_path(), &k),
@@ -591,7 +630,7 @@ pub(crate) fn restore_rows(
                         format!("row {i}, column {k:?}: malformed JSON cell: {e}"),
                     )
                 })?
-            } else if enc.list_columns.contains(&k) {
+            } else if list_columns.contains(k.as_str()) {
                 let Value::String(text) = &cell else {
                     return Err(bad(
                         &key_path(&row_path(), &k),
@@ -614,6 +653,16 @@ pub(crate) fn restore_rows(
         out.push(Value::Object(o));
     }
     Ok(out)
+}
+
+/// What the encoder writes in the place of an absent cell: `null`, or for a
+/// nested group an object of such (its skeleton).
+fn is_padding(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Object(m) => m.values().all(is_padding),
+        _ => false,
+    }
 }
 
 /// Whether a string list item may be written without quotes.

@@ -11,7 +11,7 @@
 
 use super::defs::{NamedType, Schema};
 use super::path::{Path, short_json};
-use super::types::{ObjectType, Type};
+use super::types::{FieldIndex, ObjectType, Type};
 use crate::DEFAULT_MAX_DEPTH;
 use crate::error::Result;
 use crate::value::Value;
@@ -451,8 +451,9 @@ impl<'s> Checker<'s> {
             }
         }
         if self.unknown == UnknownKeys::Reject {
+            let declared = FieldIndex::new(o);
             for k in m.keys() {
-                if o.fields.iter().any(|f| &f.name == k) {
+                if declared.position(k).is_some() {
                     continue;
                 }
                 ok = false;

@@ -40,7 +40,7 @@
 
 use super::check::{self, CheckOptions, UnknownKeys, frame_limit, members_exclusive, select};
 use super::defs::Schema;
-use super::types::{Field, ObjectType, Presence, Type};
+use super::types::{Field, FieldIndex, ObjectType, Presence, Type};
 use crate::DEFAULT_MAX_DEPTH;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Unpacked, Value};
@@ -156,63 +156,96 @@ impl<'s> Walk<'s> for Filler<'s> {
     }
 
     fn object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
-        let mut entries: Vec<(String, Value)> = Vec::with_capacity(o.fields.len().max(m.len()));
-        let mut order: Vec<Option<usize>> = Vec::with_capacity(entries.capacity());
+        let declared = FieldIndex::new(o);
+        let mut entries: Vec<(String, Value)> = Vec::with_capacity(m.len());
+        let mut order: Vec<Option<usize>> = Vec::with_capacity(m.len());
+        let mut present = vec![false; o.fields.len()];
         for (k, x) in m {
-            let declared = declared_index(o, &k);
-            let x = match declared {
-                Some(i) => self.fill(&o.fields[i].ty, x)?,
+            let d = declared.position(&k);
+            let x = match d {
+                Some(i) => {
+                    present[i] = true;
+                    self.fill(&o.fields[i].ty, x)?
+                }
                 None => x,
             };
-            order.push(declared);
+            order.push(d);
             entries.push((k, x));
         }
-        for (d, field) in o.fields.iter().enumerate() {
-            if !matches!(field.presence, Presence::AbsentAs(_)) || order.contains(&Some(d)) {
-                continue;
+        let missing: Vec<usize> = (0..o.fields.len())
+            .filter(|&d| !present[d] && matches!(o.fields[d].presence, Presence::AbsentAs(_)))
+            .collect();
+        let mut out = Map::with_capacity(entries.len() + missing.len());
+        let mut kept = entries.into_iter();
+        for place in placed(&order, &missing) {
+            match place {
+                Place::Kept(_) => {
+                    let (k, x) = kept.next().expect("one place per kept key");
+                    out.push_unique(k, x);
+                }
+                Place::Filled(d) => {
+                    let field = &o.fields[d];
+                    out.push_unique(field.name.clone(), self.defaults.filled(field)?);
+                }
             }
-            let at = insertion_point(&order, d);
-            order.insert(at, Some(d));
-            entries.insert(at, (field.name.clone(), self.defaults.filled(field)?));
-        }
-        let mut out = Map::with_capacity(entries.len());
-        for (k, x) in entries {
-            out.push_unique(k, x);
         }
         Ok(out)
     }
 }
 
-/// The position of the declared field named `key`.
-fn declared_index(o: &ObjectType, key: &str) -> Option<usize> {
-    o.fields.iter().position(|f| f.name == key)
+/// A key of a filled object: one that was there (with its declared
+/// position, if declared), or a filled-in declared field.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Kept(Option<usize>),
+    Filled(usize),
 }
 
-/// Where fill inserts declared field `d` among keys whose declared
-/// positions are `order` (`None` for undeclared keys).
-fn insertion_point(order: &[Option<usize>], d: usize) -> usize {
-    if let Some(i) = order.iter().position(|x| matches!(x, Some(j) if *j > d)) {
-        return i;
+/// Where fill puts the missing declared fields `missing` (ascending) among
+/// keys whose declared positions are `order` (see the module docs): each
+/// goes before the first key declared after it, else right after the last
+/// key declared before it, else at the end. One pass: a field that some
+/// key is declared after goes before the first such key, and the rest
+/// follow the last declared key, in declared order.
+fn placed(order: &[Option<usize>], missing: &[usize]) -> Vec<Place> {
+    let last = order.iter().flatten().max().copied();
+    let before_some = missing.partition_point(|&d| last.is_some_and(|l| d < l));
+    let (inner, tail) = missing.split_at(before_some);
+    let mut out = Vec::with_capacity(order.len() + missing.len());
+    let mut pending = inner.iter().copied().peekable();
+    for &x in order {
+        if let Some(j) = x {
+            while let Some(d) = pending.next_if(|&d| d < j) {
+                out.push(Place::Filled(d));
+            }
+        }
+        out.push(Place::Kept(x));
     }
-    if let Some(i) = order.iter().rposition(|x| matches!(x, Some(j) if *j < d)) {
-        return i + 1;
-    }
-    order.len()
+    let after = out
+        .iter()
+        .rposition(|p| matches!(p, Place::Kept(Some(_)) | Place::Filled(_)))
+        .map_or(out.len(), |i| i + 1);
+    out.splice(after..after, tail.iter().map(|&d| Place::Filled(d)));
+    out
 }
 
 /// Whether leaving out the declared fields `gone` (ascending) from keys in
 /// `order` lets fill put them back where they were.
 fn restores(order: &[Option<usize>], gone: &[usize]) -> bool {
-    let mut kept: Vec<Option<usize>> = order
+    let mut left_out = vec![false; order.iter().flatten().max().map_or(0, |m| m + 1)];
+    for &d in gone {
+        left_out[d] = true;
+    }
+    let kept: Vec<Option<usize>> = order
         .iter()
         .copied()
-        .filter(|x| !matches!(x, Some(d) if gone.contains(d)))
+        .filter(|x| !matches!(x, Some(d) if left_out[*d]))
         .collect();
-    for &d in gone {
-        let at = insertion_point(&kept, d);
-        kept.insert(at, Some(d));
-    }
-    kept == order
+    let back = placed(&kept, gone).into_iter().map(|p| match p {
+        Place::Kept(x) => x,
+        Place::Filled(d) => Some(d),
+    });
+    back.eq(order.iter().copied())
 }
 
 /// The elide walk over a complete value (one that fill leaves unchanged).
@@ -246,7 +279,8 @@ impl<'s> Walk<'s> for Elider<'s> {
     }
 
     fn object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
-        let order: Vec<Option<usize>> = m.keys().map(|k| declared_index(o, k)).collect();
+        let declared = FieldIndex::new(o);
+        let order: Vec<Option<usize>> = m.keys().map(|k| declared.position(k)).collect();
         let candidates: Vec<usize> = m
             .iter()
             .zip(&order)
@@ -270,10 +304,14 @@ impl<'s> Walk<'s> for Elider<'s> {
             }
             gone = kept_out;
         }
+        let mut left_out = vec![false; o.fields.len()];
+        for &d in &gone {
+            left_out[d] = true;
+        }
         let mut out = Map::with_capacity(m.len() - gone.len());
         for ((k, x), d) in m.into_iter().zip(order) {
             match d {
-                Some(d) if gone.contains(&d) => {}
+                Some(d) if left_out[d] => {}
                 Some(d) => out.push_unique(k, walk(self, &o.fields[d].ty, x)?),
                 None => out.push_unique(k, x),
             }
@@ -358,15 +396,87 @@ fn chain_too_long(limit: usize) -> Error {
 mod tests {
     use super::*;
 
+    /// The rule of the module docs, one field at a time: what [`placed`]
+    /// computes in one pass.
+    fn one_at_a_time(order: &[Option<usize>], missing: &[usize]) -> Vec<Option<usize>> {
+        let mut out = order.to_vec();
+        for &d in missing {
+            let at = if let Some(i) = out.iter().position(|x| matches!(x, Some(j) if *j > d)) {
+                i
+            } else if let Some(i) = out.iter().rposition(|x| matches!(x, Some(j) if *j < d)) {
+                i + 1
+            } else {
+                out.len()
+            };
+            out.insert(at, Some(d));
+        }
+        out
+    }
+
+    fn flat(places: Vec<Place>) -> Vec<Option<usize>> {
+        places
+            .into_iter()
+            .map(|p| match p {
+                Place::Kept(x) => x,
+                Place::Filled(d) => Some(d),
+            })
+            .collect()
+    }
+
     #[test]
     fn insertion_prefers_the_next_declared_key() {
         // declared a(0) b(1) c(2); present a, c: b goes before c
-        assert_eq!(insertion_point(&[Some(0), Some(2)], 1), 1);
+        assert_eq!(
+            flat(placed(&[Some(0), Some(2)], &[1])),
+            [Some(0), Some(1), Some(2)]
+        );
         // present a, undeclared: b goes after a
-        assert_eq!(insertion_point(&[Some(0), None], 1), 1);
+        assert_eq!(
+            flat(placed(&[Some(0), None], &[1])),
+            [Some(0), Some(1), None]
+        );
         // nothing declared present: the end
-        assert_eq!(insertion_point(&[None, None], 1), 2);
-        assert_eq!(insertion_point(&[], 0), 0);
+        assert_eq!(flat(placed(&[None, None], &[1])), [None, None, Some(1)]);
+        assert_eq!(flat(placed(&[], &[0])), [Some(0)]);
+    }
+
+    #[test]
+    fn one_pass_places_every_field_where_one_at_a_time_does() {
+        // Every arrangement of up to five keys (declared 0..7 or undeclared)
+        // and every set of missing fields.
+        let choices: Vec<Option<usize>> = (0..7).map(Some).chain([None]).collect();
+        let mut orders: Vec<Vec<Option<usize>>> = vec![vec![]];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for o in &orders {
+                for &c in &choices {
+                    if c.is_none() || !o.contains(&c) {
+                        let mut o = o.clone();
+                        o.push(c);
+                        next.push(o);
+                    }
+                }
+            }
+            orders.extend(next.iter().filter(|o| o.len() <= 4).cloned());
+            orders.sort();
+            orders.dedup();
+        }
+        for order in &orders {
+            let absent: Vec<usize> = (0..7).filter(|d| !order.contains(&Some(*d))).collect();
+            for mask in 0u32..(1 << absent.len()) {
+                let missing: Vec<usize> = absent
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & (1 << i) != 0)
+                    .map(|(_, d)| *d)
+                    .collect();
+                assert_eq!(
+                    flat(placed(order, &missing)),
+                    one_at_a_time(order, &missing),
+                    "{order:?} + {missing:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::DEFAULT_MAX_DEPTH;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A loaded, validated set of named types.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +49,17 @@ impl Schema {
     /// offending place inside `doc`; a type-expression error also carries the
     /// column inside the expression.
     pub fn from_value(doc: &Value) -> Result<Schema> {
+        Schema::load(doc, false)
+    }
+
+    /// Checks a document an importer wrote: it must load, but for names it
+    /// uses and does not define (another file may define them; loading
+    /// without it names the first), which count as `unknown` here.
+    pub(crate) fn check_import(doc: &Value) -> Result<()> {
+        Schema::load(doc, true).map(drop)
+    }
+
+    fn load(doc: &Value, open_names: bool) -> Result<Schema> {
         let Value::Object(root) = doc else {
             return Err(Error::new(
                 ErrorKind::Schema,
@@ -80,7 +91,7 @@ impl Schema {
                 ));
             }
         }
-        let known = |n: &str| root.contains_key(n);
+        let known = |n: &str| open_names || root.contains_key(n);
         let mut types = Vec::with_capacity(root.len());
         let mut index = HashMap::with_capacity(root.len());
         for (name, def) in root.iter() {
@@ -477,6 +488,7 @@ fn set_once<T>(slot: &mut Option<T>, v: T, path: &Path, what: &str) -> Result<()
 
 fn parse_fields(m: &Map, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Result<Parsed> {
     let mut fields: Vec<Field> = Vec::with_capacity(m.len());
+    let mut names: HashSet<String> = HashSet::with_capacity(m.len());
     for (key, def) in m.iter() {
         path.push_key(key);
         let (name, optional) = field_name(key).ok_or_else(|| {
@@ -490,7 +502,7 @@ fn parse_fields(m: &Map, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Resul
                 ),
             )
         })?;
-        if fields.iter().any(|f| f.name == name) {
+        if !names.insert(name.clone()) {
             return Err(schema_err(
                 path,
                 format!("expected each field once, found `{name}` a second time"),

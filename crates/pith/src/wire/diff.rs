@@ -36,7 +36,7 @@
 use super::check::frame_limit;
 use super::defs::Schema;
 use super::path::{Path, short_json};
-use super::types::{Field, ObjectType, Presence, Type};
+use super::types::{Field, FieldIndex, ObjectType, Presence, Type};
 use crate::DEFAULT_MAX_DEPTH;
 use std::collections::HashSet;
 use std::fmt;
@@ -245,9 +245,10 @@ impl Differ<'_> {
     }
 
     fn object(&mut self, path: &mut Path, old: &ObjectType, new: &ObjectType) {
+        let (old_fields, new_fields) = (FieldIndex::new(old), FieldIndex::new(new));
         for n in &new.fields {
             path.push_key(&n.name);
-            match old.fields.iter().find(|o| o.name == n.name) {
+            match old_fields.get(&n.name) {
                 None => {
                     let (compat, detail) = match n.presence {
                         Presence::Required => (
@@ -266,7 +267,7 @@ impl Differ<'_> {
             path.pop();
         }
         for o in &old.fields {
-            if new.fields.iter().any(|n| n.name == o.name) {
+            if new_fields.position(&o.name).is_some() {
                 continue;
             }
             path.push_key(&o.name);
@@ -412,13 +413,10 @@ impl<'s> Subtype<'s> {
     /// Values of `o` (with only its declared keys) are values of `p` (which
     /// allows undeclared keys).
     fn object(&mut self, o: &ObjectType, sa: Side, p: &ObjectType, sb: Side) -> bool {
-        p.fields
-            .iter()
-            .all(|pf| match o.fields.iter().find(|of| of.name == pf.name) {
-                None => !pf.is_required(),
-                Some(of) => {
-                    (!pf.is_required() || of.is_required()) && self.sub(&of.ty, sa, &pf.ty, sb)
-                }
-            })
+        let o_fields = FieldIndex::new(o);
+        p.fields.iter().all(|pf| match o_fields.get(&pf.name) {
+            None => !pf.is_required(),
+            Some(of) => (!pf.is_required() || of.is_required()) && self.sub(&of.ty, sa, &pf.ty, sb),
+        })
     }
 }

@@ -28,7 +28,7 @@
 //! and column in that file and whose [`path`](crate::Error::path) is the
 //! file's name. Nothing is skipped silently.
 
-use super::defs::{field_key, wrapped};
+use super::defs::{Schema, field_key, wrapped};
 use super::types::{is_type_name, parse_type};
 use crate::DEFAULT_MAX_DEPTH;
 use crate::error::{Error, ErrorKind, Result};
@@ -1122,6 +1122,8 @@ impl<'a> Evaluator<'a> {
     fn document(&mut self) -> Res<Value> {
         let any_marked = self.files.iter().any(|f| f.decls.iter().any(|d| d.marked));
         let mut out = Map::new();
+        // Where each type is defined, to place an error about its definition.
+        let mut sites: HashMap<String, (usize, usize)> = HashMap::new();
         let mut found_any = false;
         for (fi, f) in self.files.iter().enumerate() {
             for (di, d) in f.decls.iter().enumerate() {
@@ -1167,6 +1169,7 @@ impl<'a> Evaluator<'a> {
                         ));
                     }
                     out.insert(name.clone(), self.definition(def, false)?);
+                    sites.insert(name.clone(), (def.file, *at));
                 }
             }
         }
@@ -1180,7 +1183,25 @@ impl<'a> Evaluator<'a> {
                 ),
             ));
         }
-        Ok(Value::Object(out))
+        let doc = Value::Object(out);
+        // What other commands would refuse (a field declared twice, a
+        // default its type refuses, a bare cycle) is refused here, at the
+        // definition it is in.
+        if let Err(e) = Schema::check_import(&doc) {
+            let path = e.path().unwrap_or_default();
+            let name: String = path
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let (file, at) = sites.get(&name).copied().unwrap_or((0, 0));
+            return Err(fault(
+                e.kind(),
+                file,
+                at,
+                format!("expected definitions that load, found that `{name}` does not: {e}"),
+            ));
+        }
+        Ok(doc)
     }
 
     fn decl(&mut self, file: usize, index: usize) -> Res<Tv> {

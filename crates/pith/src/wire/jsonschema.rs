@@ -173,7 +173,29 @@ pub fn import_json_schema(json_schema: &Value, root_name: &str) -> Result<Value>
         let def = imp.named(&Value::Object(stripped), &mut path, root_name)?;
         imp.out.insert(root_name.to_owned(), def);
     }
-    Ok(Value::Object(imp.out))
+    let out = Value::Object(imp.out);
+    // What other commands would refuse (a default its type refuses, a bare
+    // `$ref` cycle) is refused here, at the definition it is in.
+    Schema::check_import(&out).map_err(|e| {
+        let path = e.path().unwrap_or_default();
+        let name: String = path
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let at = if name == root_name || !imp.defined.contains(&name) {
+            "$".to_owned()
+        } else {
+            let mut p = Path::new();
+            p.push_key(imp.defs_key);
+            p.with_key(&name)
+        };
+        Error::at_path(
+            e.kind(),
+            at,
+            format!("expected a schema whose definitions load, found that `{name}` does not: {e}"),
+        )
+    })?;
+    Ok(out)
 }
 
 /// `{"$schema", "$ref", "$defs"}`, the `$ref` only with a root type.

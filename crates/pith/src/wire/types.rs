@@ -17,6 +17,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Value;
+use std::collections::HashMap;
 use std::fmt;
 
 /// A type: what a type expression denotes, or an object of fields.
@@ -54,6 +55,39 @@ pub enum Type {
 pub struct ObjectType {
     /// The fields in the order the definition lists them.
     pub fields: Vec<Field>,
+}
+
+/// Finds the fields of one object type by name: by scanning a few, through
+/// a hash map from 16 on, so that wide types cost no more per key.
+pub(crate) struct FieldIndex<'a> {
+    o: &'a ObjectType,
+    by_name: Option<HashMap<&'a str, usize>>,
+}
+
+impl<'a> FieldIndex<'a> {
+    pub(crate) fn new(o: &'a ObjectType) -> FieldIndex<'a> {
+        let by_name = (o.fields.len() >= 16).then(|| {
+            let mut m = HashMap::with_capacity(o.fields.len());
+            for (i, f) in o.fields.iter().enumerate() {
+                m.entry(f.name.as_str()).or_insert(i);
+            }
+            m
+        });
+        FieldIndex { o, by_name }
+    }
+
+    /// The position of the first field named `name`.
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        match &self.by_name {
+            Some(m) => m.get(name).copied(),
+            None => self.o.fields.iter().position(|f| f.name == name),
+        }
+    }
+
+    /// The first field named `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&'a Field> {
+        self.position(name).map(|i| &self.o.fields[i])
+    }
 }
 
 /// One declared field of an object type.

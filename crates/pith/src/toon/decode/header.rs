@@ -279,9 +279,14 @@ impl<'a> Parser<'a> {
                 lo,
                 if lo == close {
                     "expected a length in the bracket segment, found an empty '[]'".to_owned()
-                } else {
+                } else if digits.iter().all(u8::is_ascii_digit) {
                     format!(
                         "expected a length without leading zeros in the bracket segment, found {}",
+                        self.tok.snippet(lo, close)
+                    )
+                } else {
+                    format!(
+                        "expected a length (the digits of a count) in the bracket segment, found {}",
                         self.tok.snippet(lo, close)
                     )
                 },

@@ -433,7 +433,15 @@ impl<'a> Parser<'a> {
             delim,
             ..
         } = h;
-        let count = Count { length, length_at };
+        let digits = self.src[length_at..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let count = Count {
+            length,
+            length_at,
+            written: self.tok.s(length_at, length_at + digits),
+        };
         match (fields, inline) {
             (Some(f), _) if keyed => self.keyed_table(&f, count, delim, base, vd),
             (Some(f), _) => self.table(&f, count, delim, base, vd),
@@ -974,21 +982,24 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// A declared length and where it was written.
+/// A declared length, where it was written, and its digits as written
+/// (a length beyond `usize` is held as `usize::MAX`, which no input
+/// reaches, and named in messages as written).
 #[derive(Clone, Copy)]
-struct Count {
+struct Count<'a> {
     length: usize,
     length_at: usize,
+    written: &'a str,
 }
 
-impl Count {
+impl Count<'_> {
     fn mismatch(self, at: usize, what: Noun, found: usize) -> Fault {
         Fault::new(
             ErrorKind::CountMismatch,
             at,
             format!(
                 "expected {} {} as the header declares, found {found}",
-                self.length,
+                self.written,
                 what.of(self.length)
             ),
         )
@@ -1000,7 +1011,7 @@ impl Count {
             at,
             format!(
                 "expected {} {} as the header declares, found more",
-                self.length,
+                self.written,
                 what.of(self.length)
             ),
         )

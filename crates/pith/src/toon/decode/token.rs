@@ -114,7 +114,10 @@ impl<'a> Tok<'a> {
                 _ => i += 1,
             }
         }
-        let mut out = String::with_capacity(to - start);
+        // Escapes never lengthen a string: its text up to the closing quote
+        // bounds it (an unterminated one is an error, whatever it holds).
+        let end = self.closing_quote(open, to).unwrap_or(to);
+        let mut out = String::with_capacity(end - start);
         out.push_str(self.s(start, i));
         loop {
             if i >= to {
