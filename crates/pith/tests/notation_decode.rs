@@ -783,6 +783,12 @@ fn flow_values_refused() {
                 7,
                 "one space and a value after the anchor's name",
             ),
+            // An anchor's name followed by a space and nothing before the
+            // bracket or comma closes (found by the notation_decode fuzz target).
+            ("%pith\nk: [&x ]", Syntax, 2, 8, "expected a value"),
+            ("%pith\nk: [&x ,1]", Syntax, 2, 8, "expected a value"),
+            ("%pith\nk: {a:&x }", Syntax, 2, 10, "expected a value"),
+            ("%pith\nf: [&EE.EEEE ,u\n E", Syntax, 2, 14, "expected a value"),
             ("%pith\nk: [~]", Syntax, 2, 5, "'~'"),
             ("%pith\nk: [a\u{1}b]", Syntax, 2, 6, "U+0001"),
             ("%pith\nk: [\"a]", InvalidEscape, 2, 5, "unterminated"),

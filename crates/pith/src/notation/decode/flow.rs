@@ -232,6 +232,13 @@ impl Parser<'_> {
                     ),
                 ));
             }
+            b @ (b',' | b']' | b'}') => {
+                return Err(fault(
+                    ErrorKind::Syntax,
+                    p,
+                    format!("expected a value, found {}", show_byte(b)),
+                ));
+            }
             _ => {}
         }
         let q = self.bare_end(
