@@ -26,6 +26,22 @@ fn encode_writes_toon_from_stdin_and_files_alike() {
     );
 }
 
+/// The README's quick start shows what `pith encode examples/orders.json`
+/// prints: the block after "The first prints" is that output, exactly.
+#[test]
+fn the_readme_shows_the_example_as_it_prints() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
+    let at = readme
+        .find("The first prints")
+        .expect("the quick start's example");
+    let open = at + readme[at..].find("```text\n").expect("a text block") + "```text\n".len();
+    let close = open + readme[open..].find("```").expect("the block's end");
+    let example = repo().join("examples/orders.json");
+    let o = pith(&["encode", example.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(format!("{}\n", stdout(&o)), &readme[open..close]);
+}
+
 #[test]
 fn encode_options_change_the_text() {
     let input = r#"{"t":[{"x":1,"y":"a b"},{"x":2,"y":"c"}]}"#;

@@ -252,7 +252,7 @@ fn ten_thousand_sparse_rows_and_a_wide_row_round_trip() {
     let doc = notation::encode(&v, &options(false, false)).unwrap();
     assert!(
         doc.text
-            .starts_with("%pith\nitems[10000]{id,note?,n}:\n  0,null,0\n  1,\"\",7\n  2,,14\n")
+            .starts_with("%pith\nitems[10000]{id,note?,n}:\n0,null,0\n1,\"\",7\n2,,14\n")
     );
     assert_eq!(
         notation::decode(doc.text.as_bytes(), &Default::default()).unwrap(),

@@ -456,7 +456,7 @@ fn auto_picks_per_collection_and_per_document() {
     assert_eq!(out.describe(), "pith");
     assert_eq!(
         out.text,
-        "%pith\nitems[4]{id,title,tags[]}:\n  1,first,a b\n  2,second,c\n  3,third,[]\n  4,fourth,d\ncount: 4"
+        "%pith\nitems[4]{id,title,tags[]}:\n1,first,a b\n2,second,c\n3,third,[]\n4,fourth,d\ncount: 4"
     );
     // At readability 5 hoisted tables (metadata to apply) are out, as they are.
     let five = Options {
@@ -479,11 +479,22 @@ fn auto_picks_per_collection_and_per_document() {
         "{}",
         out.text
     );
-    // A uniform table: plain TOON.
+    // A uniform table in the root object: the notation, whose rows stand at
+    // indentation 0 (TOON indents them, at a token or two per row).
     let v =
         pith::json::parse(r#"{"rows":[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":3,"b":"z"}]}"#).unwrap();
     let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
-    assert_eq!(out.text, "rows[3]{a,b}:\n  1,x\n  2,y\n  3,z");
+    assert_eq!(out.text, "%pith\nrows[3]{a,b}:\n1,x\n2,y\n3,z");
+    // One level down the notation writes what TOON writes, and plain TOON
+    // is kept.
+    let v =
+        pith::json::parse(r#"{"page":{"rows":[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":3,"b":"z"}]}}"#)
+            .unwrap();
+    let out = encode(&v, &opts(Form::Auto, Metric::default())).unwrap();
+    assert_eq!(
+        out.text,
+        "page:\n  rows[3]{a,b}:\n    1,x\n    2,y\n    3,z"
+    );
 }
 
 #[test]

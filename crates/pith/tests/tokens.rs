@@ -275,8 +275,15 @@ fn reference() -> &'static [Case] {
     static CASES: OnceLock<Vec<Case>> = OnceLock::new();
     CASES.get_or_init(|| {
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tokens-ref");
+        std::fs::create_dir_all(&root).expect("create the reference folder");
+        // Test runners that start one process per test (nextest) run these
+        // tests side by side: the npm install is shared under a file lock,
+        // and each process writes its cases in its own folder.
+        let lock = std::fs::File::create(root.join("install.lock")).expect("create the lock file");
+        lock.lock().expect("lock the reference folder");
         let modules = install_reference(&root.join("npm"));
-        let dir = root.join("cases");
+        drop(lock);
+        let dir = root.join(format!("cases-{}", std::process::id()));
         if dir.exists() {
             std::fs::remove_dir_all(&dir).expect("clear the cases folder");
         }

@@ -313,7 +313,8 @@ pub(super) enum Cell {
 }
 
 /// What a line in a value position holds.
-enum Class {
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Class {
     /// A key then `:` or `[`: an object's field.
     Field,
     /// A value standing alone.
@@ -641,7 +642,7 @@ impl<'a> Parser<'a> {
     /// Whether a line in a value position (`[s, e)`) is an object's field
     /// or a value: a field starts with a key followed by `:` or `[`, and a
     /// line with an unquoted colon is taken for one, as TOON does.
-    fn classify(&self, s: usize, e: usize) -> Class {
+    pub(super) fn classify(&self, s: usize, e: usize) -> Class {
         let src = self.src;
         match src[s] {
             b'"' => match self.tok.closing_quote(s, e) {

@@ -773,7 +773,8 @@ impl Parser<'_> {
     }
 
     /// The rows of a table: the next `N` lines at depth `d + 1` (at
-    /// indentation 0 for a root table), as objects at level `level + 1`.
+    /// indentation 0 for a root table and for a table member of the root
+    /// object), as objects at level `level + 1`.
     fn table(
         &mut self,
         h: &Header,
@@ -798,13 +799,16 @@ impl Parser<'_> {
         level: usize,
         place: Place,
     ) -> R<Value> {
-        // A root table's rows stand at indentation 0, every other table's
-        // one unit deeper than its header.
-        let root = place == Place::Root;
+        // A root table's rows stand at indentation 0, and so do those of a
+        // table member of the root object (`d == 0`), which end after the
+        // header's count of rows, where the object's next member may
+        // follow. Every other table's stand one unit deeper than its header.
+        let flat = place == Place::Field && d == 0;
+        let root = place == Place::Root || flat;
         let row_depth = if root { 0 } else { d + 1 };
         let mut rows = Vec::new();
         loop {
-            if self.strict && rows.len() == count.length {
+            if (self.strict || flat) && rows.len() == count.length {
                 break;
             }
             let Some(line) = self.lines.peek()? else {
@@ -814,6 +818,18 @@ impl Parser<'_> {
                 break;
             }
             if line.depth != row_depth {
+                if flat {
+                    return Err(fault(
+                        ErrorKind::Structure,
+                        line.start,
+                        format!(
+                            "expected a row at indentation 0, found a line at depth {}: the rows \
+                             of a table member of the root object stand at the header's \
+                             indentation",
+                            line.depth
+                        ),
+                    ));
+                }
                 return Err(self.misplaced(line, row_depth));
             }
             self.lines.advance();
@@ -829,7 +845,17 @@ impl Parser<'_> {
             if rows.len() != count.length {
                 return Err(count.mismatch("row", "rows", rows.len()));
             }
+            // After a root object's table, a line that cannot be a member
+            // (it has no `:` or header) is one row too many.
+            if flat
+                && let Some(next) = self.lines.peek()?
+                && next.depth == 0
+                && self.classify(next.start, next.end) == super::Class::Value
+            {
+                return Err(count.surplus(next.start, "row", "rows"));
+            }
             if let Some(next) = self.lines.peek()?
+                && !flat
                 && (root || next.depth > d)
             {
                 if next.depth == row_depth {

@@ -177,9 +177,12 @@ impl Writer<'_, '_, '_> {
         out.push_str("]{");
         self.fields(out, &cols);
         out.push_str("}:");
-        // A root table's rows stand at indentation 0 (nothing else is at
-        // the root), every other table's one unit deeper, as in TOON.
-        let row_depth = if key.is_none() && names.is_none() {
+        // The rows of a table whose header stands at indentation 0 (a root
+        // table, or a member of the root object) stand at indentation 0 too:
+        // an indented line costs tokens that a row at column 0 does not, and
+        // the header's count tells where the rows end. Every other table's,
+        // and a keyed table's, one unit deeper, as in TOON.
+        let row_depth = if depth == 0 && names.is_none() {
             0
         } else {
             depth + 1
