@@ -41,7 +41,7 @@ def issues(n: int) -> list[Issue]:
             state=states[i % 3],
             author=authors[i % 4],
             comments=i % 7,
-            created=f"2026-11-{1 + i % 28:02d}",
+            created=f"2026-11-{1 + i % 28:02d}T{(7 * i) % 24:02d}:{(13 * i) % 60:02d}:{(29 * i) % 60:02d}Z",
             labels=["bug", f"area-{i % 4}"],
             score=i * 0.5,
         )
