@@ -54,7 +54,7 @@ struct Text {
     value: Range<usize>,
     string: String,
     /// Its JSON value, when it is JSON a rewrite is for.
-    parsed: Option<Value>,
+    parsed: Option<Arc<Value>>,
     tokens: usize,
     /// `Some(None)`: no `_meta`; `Some(Some(..))`: an object `_meta`;
     /// `None`: a `_meta` that is not an object (the item is left alone).
@@ -136,11 +136,20 @@ pub(crate) fn edit(
         }
     }
 
+    // The texts are no longer compared with anything: what is left to do
+    // needs their values, so the unescaped copies go now (on a large
+    // result they are a good part of the proxy's memory).
+    for item in &mut items {
+        if let Some(t) = &mut item.text {
+            t.string = String::new();
+        }
+    }
+
     let mut joined_done = false;
     if matches!(holds, Holds::Joined(_)) && drop_structured {
         // The structured value itself, `{"K": [...]}`: its list has a key,
         // so it can be a table with its metadata beside it.
-        let list = structured_value.clone().unwrap_or(Value::Null);
+        let list = Arc::new(structured_value.take().unwrap_or(Value::Null));
         let n = items.len();
         let first = items[0].range.start;
         let last = items[n - 1].range.end;
@@ -246,7 +255,7 @@ pub(crate) fn edit(
 /// the `_meta` members that mark the cut.
 fn finish(
     r: &Rewritten,
-    value: &Value,
+    value: &Arc<Value>,
     tool: &str,
     state: &State,
     record: &mut Record,
@@ -259,7 +268,7 @@ fn finish(
     record.cut = Some(cut.name());
     let bytes = approximate_size(value);
     let mut store = state.store();
-    let id = store.keep(tool, Arc::new(value.clone()), bytes);
+    let id = store.keep(tool, Arc::clone(value), bytes);
     match cut {
         Cut::Rows { .. } => {
             store.cursors(id, &r.cursors);
@@ -279,9 +288,25 @@ fn record_tokens(r: &Rewritten, text: &str, tokenizer: &Tokenizer) -> usize {
     }
 }
 
-/// The length of a value's compact JSON, for the store's bound.
+/// The length of a value's compact JSON, for the store's bound: counted
+/// as it is written, never held.
 fn approximate_size(v: &Value) -> usize {
-    pith::json::to_string(v).len()
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    match pith::json::write_to(v, &mut n, None) {
+        Ok(()) => n.0,
+        // Counting cannot fail; should it, the bound errs high.
+        Err(_) => usize::MAX / 2,
+    }
 }
 
 fn item(line: &[u8], range: Range<usize>, max_bytes: usize, tokenizer: &Tokenizer) -> Option<Item> {
@@ -310,7 +335,7 @@ fn item(line: &[u8], range: Range<usize>, max_bytes: usize, tokenizer: &Tokenize
                 };
                 Text {
                     value: s.value.clone(),
-                    parsed: parse_structured(&string, max_bytes),
+                    parsed: parse_structured(&string, max_bytes).map(Arc::new),
                     tokens: tokenizer.count(&string),
                     string,
                     meta,
@@ -368,7 +393,7 @@ fn text_is(t: &Text, want: &Value) -> bool {
     match want {
         Value::String(s) if *s == t.string => true,
         _ => match &t.parsed {
-            Some(v) => v == want,
+            Some(v) => **v == *want,
             None => pith::json::parse(&t.string).is_ok_and(|v| &v == want),
         },
     }

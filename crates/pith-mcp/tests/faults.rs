@@ -44,6 +44,7 @@ fn main() {
         Trial::test("non_json_line_is_forwarded", non_json_line_is_forwarded),
         Trial::test("fifty_megabyte_result_untouched", fifty_mb_untouched),
         Trial::test("fifty_megabyte_result_rewritten", fifty_mb_rewritten),
+        Trial::test("six_megabyte_result_peak_memory", six_mb_peak_memory),
         Trial::test("ten_thousand_in_flight", ten_thousand_in_flight),
         Trial::test("client_closing_stdin_shuts_down", client_closing_stdin),
         Trial::test("stubborn_server_gets_sigterm", stubborn_server_gets_sigterm),
@@ -231,6 +232,38 @@ fn fifty_mb_rewritten() -> Result<(), libtest_mimic::Failed> {
         sent.len()
     );
     drop(dir);
+    Ok(())
+}
+
+/// The proxy's peak memory while it rewrites one 6 MB result of nested
+/// records with the default budget (the result is cut, and kept whole for
+/// `pith_more`): at most 100 MB. (Without a budget the whole result is
+/// rewritten and read back, which holds a second copy of the value; that
+/// peak is reported, not bounded here.)
+fn six_mb_peak_memory() -> Result<(), libtest_mimic::Failed> {
+    const LIMIT_KB: u64 = 100 * 1024;
+    for budget in [Some("10000"), None] {
+        let env: Vec<(&str, &str)> = budget.map(|b| (BUDGET, b)).into_iter().collect();
+        let mut s = Session::start(&[], &env);
+        s.send(&call(1, "big", r#"{"bytes":6291456,"shape":"issues"}"#));
+        let line = s.recv().expect("the 6 MB answer");
+        assert_eq!(encodings(&parse_line(&line)), ["pith"], "budget {budget:?}");
+        let status = std::fs::read_to_string(format!("/proc/{}/status", s.proxy.id()))
+            .expect("the proxy's /proc status");
+        let peak_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/PID/status");
+        s.finish();
+        eprintln!("budget {budget:?}: proxy peak {} MB", peak_kb / 1024);
+        if budget.is_some() {
+            assert!(
+                peak_kb <= LIMIT_KB,
+                "budget {budget:?}: peak {peak_kb} kB > {LIMIT_KB} kB"
+            );
+        }
+    }
     Ok(())
 }
 

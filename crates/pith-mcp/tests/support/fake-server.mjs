@@ -5,7 +5,8 @@
 // Tools:
 //   rows {n, tag}   pretty-printed JSON array of n uniform records (rewritable)
 //   echo {text}     the text as is
-//   big {bytes}     a JSON array of records at least `bytes` long, compact
+//   big {bytes, shape?}  a JSON array of records at least `bytes` long, compact
+//                   (shape "issues": nested records, as a tracker's)
 //   verbatim {result}  the JSON text `result`, written as the result byte
 //                   for byte (numbers, escapes and key order as given)
 //
@@ -117,8 +118,21 @@ function callResult(params) {
     case "big": {
       const parts = [];
       let size = 2;
+      // `shape: "issues"` writes records shaped as a tracker's issues
+      // (a nested user, a list of labels, a timestamp); flat ones otherwise.
+      const record = args.shape === "issues"
+        ? (i) => ({
+            id: i,
+            title: `Issue number ${i} about the parser`,
+            state: i % 2 ? "closed" : "open",
+            user: { login: `user${i % 50}`, id: 1000 + (i % 50) },
+            labels: ["bug", `area-${i % 7}`],
+            created_at: `2026-11-${String(1 + (i % 28)).padStart(2, "0")}T10:${String(i % 60).padStart(2, "0")}:00Z`,
+            comments: i % 9,
+          })
+        : (i) => ({ id: i, name: `record-${i}`, note: "x".repeat(40), ok: true });
       for (let i = 0; size < (args.bytes ?? 0); i++) {
-        const s = JSON.stringify({ id: i, name: `record-${i}`, note: "x".repeat(40), ok: true });
+        const s = JSON.stringify(record(i));
         parts.push(s);
         size += s.length + 1;
       }
