@@ -214,6 +214,29 @@ fn repeated_subtrees_are_named_and_read_back() {
 }
 
 #[test]
+fn maps_of_objects_become_keyed_tables() {
+    // Rate limits by resource, feature flags by name: a map whose values
+    // are records is a keyed table, its rows named by their keys (a name
+    // that is not a bare key is quoted), sparse columns as in any table.
+    let v = pith::json::parse(
+        r#"{"resources":{"core":{"limit":5000,"used":1,"reset":1784340136},
+            "search":{"limit":30,"used":0,"reset":1784336597},
+            "code scanning":{"limit":10,"used":0,"reset":1784336597,"note":"beta"}},
+            "rate":{"limit":5000,"used":1}}"#,
+    )
+    .unwrap();
+    let doc = notation::encode(&v, &options(false, false)).unwrap();
+    assert_eq!(
+        doc.text,
+        "%pith\nresources[3:]{limit,used,reset,note?}:\n  core: 5000,1,1784340136,\n  \
+         search: 30,0,1784336597,\n  \"code scanning\": 10,0,1784336597,beta\nrate: \
+         {limit:5000,used:1}"
+    );
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(back, v);
+}
+
+#[test]
 fn ten_thousand_sparse_rows_and_a_wide_row_round_trip() {
     // Rows that share one key: no table of 10,001 mostly empty columns.
     let rows: Vec<Value> = (0..10_000)

@@ -133,8 +133,8 @@ fn toon_benchmark_files() {
         ("bench-token-github.json", 8_709),
         ("bench-token-nested.json", 52_518),
         ("bench-token-event-logs.json", 89_610),
-        ("bench-token-nested-config.json", 525),
-        ("bench-token-keyed.json", 10_503),
+        ("bench-token-nested-config.json", 510),
+        ("bench-token-keyed.json", 9_706),
         ("bench-token-nested-group.json", 23_832),
     ];
     eprintln!(
@@ -160,7 +160,7 @@ fn toon_benchmark_files() {
     assert_eq!((total_json, total_toon), (365_359, 332_764));
     assert!(total <= 300_000, "total {total} > 300,000");
     assert!(total <= 250_000, "total {total} > 250,000");
-    assert!(total <= 240_068, "total {total} > pinned 240,068");
+    assert!(total <= 239_256, "total {total} > pinned 239,256");
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn github_replies_beat_terse() {
     };
     // pith auto's tokens today, pinned.
     let pinned = [
-        50_593, 10_511, 4_301, 28_553, 488, 32_162, 290, 1_652, 14_764,
+        50_593, 10_511, 4_301, 28_553, 488, 32_162, 287, 1_652, 14_764,
     ];
     let (mut total, mut total_terse) = (0, 0);
     eprintln!(
@@ -227,7 +227,7 @@ fn github_replies_beat_terse() {
     }
     eprintln!("{:<34} {total_terse:>8} {total:>8}", "total");
     assert_eq!(total_terse, 149_440);
-    assert!(total <= 143_314, "total {total} > pinned 143,314");
+    assert!(total <= 143_311, "total {total} > pinned 143,311");
 }
 
 /// The seed's readability criteria, on every dataset file: the chosen form

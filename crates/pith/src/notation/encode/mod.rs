@@ -319,7 +319,8 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 out.push(':');
             }
             Value::Object(m) => {
-                // As nested lines, or as one flow value: the cheaper.
+                // As nested lines, as one flow value, or (a map of objects)
+                // as a keyed table: the cheapest.
                 let lines = self.render(|w, o| {
                     w.indent(o, depth);
                     write_key_str(o, key);
@@ -332,7 +333,16 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                     o.push_str(": ");
                     w.flow_inner(o, v);
                 });
-                self.keep_cheaper(out, lines, flow);
+                if m.len() >= 2 && rows_worthy(m.values()) {
+                    let rows: Vec<&Map> = m.values().filter_map(Value::as_object).collect();
+                    let names: Vec<&str> = m.keys().map(String::as_str).collect();
+                    let keyed =
+                        self.render(|w, o| w.table(o, Some(key), &rows, Some(&names), depth));
+                    let pick = self.render(|w, o| w.keep_cheaper(o, lines, flow));
+                    self.keep_cheaper(out, pick, keyed);
+                } else {
+                    self.keep_cheaper(out, lines, flow);
+                }
             }
             Value::Array(items) if items.is_empty() => {
                 self.indent(out, depth);
@@ -541,6 +551,13 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 /// least half of the grid of rows × columns filled (rows that share few
 /// keys would make a table of mostly empty cells).
 fn table_worthy(items: &[Value]) -> bool {
+    rows_worthy(items.iter())
+}
+
+/// [`table_worthy`] over the values of an array or of a map (a keyed
+/// table's rows).
+fn rows_worthy<'v>(items: impl ExactSizeIterator<Item = &'v Value>) -> bool {
+    let n = items.len();
     let mut keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut filled = 0usize;
     for v in items {
@@ -553,7 +570,7 @@ fn table_worthy(items: &[Value]) -> bool {
         filled += m.len();
         keys.extend(m.keys().map(String::as_str));
     }
-    !items.is_empty() && filled * 2 >= keys.len() * items.len()
+    n > 0 && filled * 2 >= keys.len() * n
 }
 
 thread_local! {
