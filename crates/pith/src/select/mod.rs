@@ -352,7 +352,7 @@ impl Encoded {
 /// assert_eq!(out.describe(), "pith");
 /// assert_eq!(
 ///     out.text,
-///     "%pith\nitems[4]{id,title,tags[]}:\n  1,first,a b\n  2,second,c\n  3,third,[]\n  4,fourth,d"
+///     "%pith\nitems[4]{id,title,tags[]}:\n1,first,a b\n2,second,c\n3,third,[]\n4,fourth,d"
 /// );
 /// assert_eq!(decode(out.text.as_bytes(), &Default::default())?, v);
 /// # Ok::<(), pith::Error>(())
