@@ -5,7 +5,9 @@
 //! # Overview
 //!
 //! * [`Value`], [`Map`] and [`Number`]: the data model. Keys keep their
-//!   order; numbers are exact decimals at any size and precision.
+//!   order; numbers are exact decimals at any size and precision. `Value`
+//!   has serde_json's API: the [`value!`] macro, `v["key"]` and `v[0]`,
+//!   [`Value::pointer`], `as_*` / `is_*`, `From`, and `Display` as JSON.
 //! * [`json`]: JSON text in and out, exactly, refusing what cannot be kept
 //!   (duplicate keys, lone surrogates, invalid UTF-8).
 //! * [`toon`]: TOON, spec 4.x as the reference encoder writes it, and a 3.3
