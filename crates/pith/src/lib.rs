@@ -12,7 +12,9 @@
 //!   (duplicate keys, lone surrogates, invalid UTF-8).
 //! * [`toon`]: TOON, spec 4.x as the reference encoder writes it, and a 3.3
 //!   mode with key folding and path expansion.
-//! * [`to_string`] / [`from_str`]: serde on top of the TOON codec.
+//! * [`to_string`] / [`from_str`]: serde on top of the TOON codec; serde's
+//!   other entry points (`to_writer`, `to_vec`, `from_slice`, `from_reader`)
+//!   are in [`json`] and [`toon`], for each text.
 //! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
 //! * [`table`]: key-hoisted tables inside TOON and columnar tables in JSON,
@@ -29,8 +31,8 @@
 //!   at row boundaries with omission receipts and continuation cursors.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
-//! The library does no I/O of its own beyond the `io::Write` it is handed and
-//! never prints.
+//! The library does no I/O of its own beyond the `io::Write` or `io::Read`
+//! it is handed, and never prints.
 
 pub mod budget;
 pub mod equiv;
@@ -86,7 +88,7 @@ pub(crate) fn depth_limit(max_depth: usize) -> usize {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn to_string<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<String> {
-    toon::encode(&to_value(value)?, &toon::EncodeOptions::default())
+    toon::to_string(value)
 }
 
 /// Reads TOON (spec 4.x, strict) and deserializes it with serde.
@@ -100,7 +102,7 @@ pub fn to_string<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<String> {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn from_str<T: ::serde::de::DeserializeOwned>(text: &str) -> Result<T> {
-    from_value(toon::decode(text, &toon::DecodeOptions::default())?)
+    toon::from_str(text)
 }
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
