@@ -1,30 +1,5 @@
 //! `v["key"]` and `v[0]`: indexing a [`Value`] by key or position, with
-//! serde_json's rules.
-//!
-//! Reading (`Index`) never panics: a missing key, a position past the end
-//! or a value of another type gives `null` (one shared static value).
-//! Writing (`IndexMut`) panics only where serde_json's does:
-//!
-//! * `v["key"] = x` on an object inserts a missing key (last, as
-//!   [`Map::insert`] does); on `null` it first makes `v` an empty object;
-//!   on any other type it panics.
-//! * `v[i] = x` on an array needs `i` below the length; past the end, or on
-//!   any other type (`null` included), it panics.
-//!
-//! [`Value::get`] and [`Value::get_mut`] ask the same without panicking.
-//!
-//! ```
-//! use pith::{value, Value};
-//!
-//! let mut v = value!({"rows": [{"id": 1}]});
-//! assert_eq!(v["rows"][0]["id"], value!(1));
-//! assert_eq!(v["rows"][5], Value::Null);
-//! assert_eq!(v["rows"]["id"], Value::Null);
-//!
-//! v["rows"][0]["name"] = value!("Ada");
-//! v["meta"]["pages"] = value!(1); // `meta` was missing: null, then an object
-//! assert_eq!(v.to_string(), r#"{"rows":[{"id":1,"name":"Ada"}],"meta":{"pages":1}}"#);
-//! ```
+//! serde_json's rules (see [`Index`]).
 
 use super::{Map, Value};
 
@@ -32,6 +7,31 @@ use super::{Map, Value};
 /// [`Value`], with [`Value::get`], [`Value::get_mut`], `v[..]` and
 /// `v[..] = ..`. Sealed: pith implements it for those types and references
 /// to them only.
+///
+/// Reading (`Index`) never panics: a missing key, a position past the end
+/// or a value of another type gives `null` (one shared static value).
+/// Writing (`IndexMut`) panics only where serde_json's does:
+///
+/// * `v["key"] = x` on an object inserts a missing key (last, as
+///   [`Map::insert`] does); on `null` it first makes `v` an empty object;
+///   on any other type it panics.
+/// * `v[i] = x` on an array needs `i` below the length; past the end, or on
+///   any other type (`null` included), it panics.
+///
+/// [`Value::get`] and [`Value::get_mut`] ask the same without panicking.
+///
+/// ```
+/// use pith::{value, Value};
+///
+/// let mut v = value!({"rows": [{"id": 1}]});
+/// assert_eq!(v["rows"][0]["id"], value!(1));
+/// assert_eq!(v["rows"][5], Value::Null);
+/// assert_eq!(v["rows"]["id"], Value::Null);
+///
+/// v["rows"][0]["name"] = value!("Ada");
+/// v["meta"]["pages"] = value!(1); // `meta` was missing: null, then an object
+/// assert_eq!(v.to_string(), r#"{"rows":[{"id":1,"name":"Ada"}],"meta":{"pages":1}}"#);
+/// ```
 pub trait Index: private::Sealed {
     /// The member or element, if `v` has it.
     #[doc(hidden)]
@@ -150,9 +150,9 @@ impl<I: Index> std::ops::Index<I> for Value {
     }
 }
 
-/// `v["key"] = x` or `v[i] = x` (see the [module docs](self) for what
-/// panics: writing a position past an array's end, or into a value that is
-/// neither the container the index needs nor, for a key, `null`).
+/// `v["key"] = x` or `v[i] = x` (see [`Index`] for what panics: writing a
+/// position past an array's end, or into a value that is neither the
+/// container the index needs nor, for a key, `null`).
 impl<I: Index> std::ops::IndexMut<I> for Value {
     fn index_mut(&mut self, index: I) -> &mut Value {
         index.index_or_insert(self)
