@@ -32,7 +32,7 @@
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
 //! The library does no I/O of its own beyond the `io::Write` or `io::Read`
-//! it is handed, and never prints.
+//! it is handed, and never prints (`tests/tidy.rs` holds it to that).
 
 pub mod budget;
 pub mod equiv;
@@ -57,9 +57,12 @@ pub use value::{Map, Value};
 /// How deep arrays and objects may nest before readers and writers refuse
 /// the input, unless an options struct says otherwise.
 ///
-/// Every reader counts nesting without recursion on the call stack beyond
-/// this depth, so hostile input (100,000 nested arrays, say) is an error,
-/// never a stack overflow.
+/// Every reader refuses input nested deeper than this before its call
+/// stack grows any further, so hostile input (100,000 nested arrays, say)
+/// is an error, never a stack overflow: the JSON reader keeps nesting on a
+/// stack of its own, while the TOON reader and the notation's reader of
+/// lines recurse once per level up to this depth (see
+/// [`MAX_DEPTH_LIMIT`] for what that costs).
 pub const DEFAULT_MAX_DEPTH: usize = 256;
 
 /// The deepest nesting any `max_depth` option may allow: a larger one
