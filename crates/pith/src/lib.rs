@@ -5,12 +5,16 @@
 //! # Overview
 //!
 //! * [`Value`], [`Map`] and [`Number`]: the data model. Keys keep their
-//!   order; numbers are exact decimals at any size and precision.
+//!   order; numbers are exact decimals at any size and precision. `Value`
+//!   has serde_json's API: the [`value!`] macro, `v["key"]` and `v[0]`,
+//!   [`Value::pointer`], `as_*` / `is_*`, `From`, and `Display` as JSON.
 //! * [`json`]: JSON text in and out, exactly, refusing what cannot be kept
 //!   (duplicate keys, lone surrogates, invalid UTF-8).
 //! * [`toon`]: TOON, spec 4.x as the reference encoder writes it, and a 3.3
 //!   mode with key folding and path expansion.
-//! * [`to_string`] / [`from_str`]: serde on top of the TOON codec.
+//! * [`to_string`] / [`from_str`]: serde on top of the TOON codec; serde's
+//!   other entry points (`to_writer`, `to_vec`, `from_slice`, `from_reader`)
+//!   are in [`json`] and [`toon`], for each text.
 //! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
 //! * [`table`]: key-hoisted tables inside TOON and columnar tables in JSON,
@@ -27,8 +31,8 @@
 //!   at row boundaries with omission receipts and continuation cursors.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
 //!
-//! The library does no I/O of its own beyond the `io::Write` it is handed and
-//! never prints.
+//! The library does no I/O of its own beyond the `io::Write` or `io::Read`
+//! it is handed, and never prints (`tests/tidy.rs` holds it to that).
 
 pub mod budget;
 pub mod equiv;
@@ -53,9 +57,12 @@ pub use value::{Map, Value};
 /// How deep arrays and objects may nest before readers and writers refuse
 /// the input, unless an options struct says otherwise.
 ///
-/// Every reader counts nesting without recursion on the call stack beyond
-/// this depth, so hostile input (100,000 nested arrays, say) is an error,
-/// never a stack overflow.
+/// Every reader refuses input nested deeper than this before its call
+/// stack grows any further, so hostile input (100,000 nested arrays, say)
+/// is an error, never a stack overflow: the JSON reader keeps nesting on a
+/// stack of its own, while the TOON reader and the notation's reader of
+/// lines recurse once per level up to this depth (see
+/// [`MAX_DEPTH_LIMIT`] for what that costs).
 pub const DEFAULT_MAX_DEPTH: usize = 256;
 
 /// The deepest nesting any `max_depth` option may allow: a larger one
@@ -84,7 +91,7 @@ pub(crate) fn depth_limit(max_depth: usize) -> usize {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn to_string<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<String> {
-    toon::encode(&to_value(value)?, &toon::EncodeOptions::default())
+    toon::to_string(value)
 }
 
 /// Reads TOON (spec 4.x, strict) and deserializes it with serde.
@@ -98,7 +105,7 @@ pub fn to_string<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<String> {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn from_str<T: ::serde::de::DeserializeOwned>(text: &str) -> Result<T> {
-    from_value(toon::decode(text, &toon::DecodeOptions::default())?)
+    toon::from_str(text)
 }
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.

@@ -288,8 +288,20 @@ impl Number {
             return Some(Number(N::Int(0)));
         }
         // `{:e}` prints the shortest round-tripping digits in scientific form.
-        let s = format!("{f:e}");
-        Some(Number::parse(&s).expect("f64 formats as a valid literal"))
+        Some(Number::from_float_text(&format!("{f:e}")))
+    }
+
+    /// The number for an `f32`, or `None` for NaN and the infinities: the
+    /// shortest decimal that reads back as the same `f32` (`1.1f32` is
+    /// `1.1`, not the `f64` expansion `1.100000023841858`).
+    pub fn from_f32(f: f32) -> Option<Number> {
+        f.is_finite()
+            .then(|| Number::from_float_text(&format!("{f:e}")))
+    }
+
+    /// The number a finite float's `{:e}` text writes.
+    fn from_float_text(text: &str) -> Number {
+        Number::parse(text).expect("a finite float formats as a valid literal")
     }
 
     /// Whether the value is an integer.

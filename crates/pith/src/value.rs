@@ -4,6 +4,50 @@
 //! are [`Map`]s that keep keys in insertion order and never hold the same key
 //! twice; numbers are exact [`Number`]s. Equality (`==`) is exact: same
 //! variants, same key order, numbers by mathematical value.
+//!
+//! # Working with values
+//!
+//! The API is serde_json's, so code written against `serde_json::Value`
+//! reads the same: the [`value!`](crate::value!) macro builds a value from
+//! JSON-like syntax, `v["key"]` and `v[0]` index it (a missing key or
+//! position reads as `null`), [`Value::pointer`] follows an RFC 6901 JSON
+//! Pointer, `as_*` and `is_*` ask what a value holds, and `Display` writes
+//! compact JSON (`{}`) or JSON indented by two spaces (`{:#}`).
+//!
+//! ```
+//! use pith::{value, Value};
+//!
+//! let mut v = value!({
+//!     "id": 7,
+//!     "price": 0.1,
+//!     "tags": ["a", "b"],
+//!     "owner": { "name": "Ada" },
+//! });
+//! assert_eq!(v["tags"][1], value!("b"));
+//! assert_eq!(v["owner"]["name"].as_str(), Some("Ada"));
+//! assert!(v["missing"]["deeper"].is_null());
+//! assert_eq!(v.pointer("/tags/0"), Some(&Value::from("a")));
+//!
+//! v["owner"]["email"] = value!("ada@example.com");
+//! *v.pointer_mut("/id").unwrap() = value!(8);
+//! assert_eq!(
+//!     v.to_string(),
+//!     r#"{"id":8,"price":0.1,"tags":["a","b"],"owner":{"name":"Ada","email":"ada@example.com"}}"#
+//! );
+//! assert_eq!(format!("{:#}", v["tags"]), "[\n  \"a\",\n  \"b\"\n]");
+//! ```
+//!
+//! Where serde_json rounds, pith keeps the exact number: `value!(0.1)` is
+//! the decimal 0.1, and `9007199254740993` stays odd.
+
+mod convert;
+mod index;
+mod macros;
+mod pointer;
+
+pub use index::Index;
+#[doc(hidden)]
+pub use macros::{__literal, Literal};
 
 use crate::number::Number;
 use std::collections::HashMap;
@@ -107,9 +151,116 @@ impl Value {
         matches!(self, Value::Null)
     }
 
-    /// The member `key` of an object, or `None` for a missing key or a non-object.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_object().and_then(|m| m.get(key))
+    /// `Some(())` if this is `null`.
+    pub fn as_null(&self) -> Option<()> {
+        self.is_null().then_some(())
+    }
+
+    /// Whether this is `true` or `false`.
+    pub fn is_boolean(&self) -> bool {
+        matches!(self, Value::Bool(_))
+    }
+
+    /// Whether this is a number.
+    pub fn is_number(&self) -> bool {
+        matches!(self, Value::Number(_))
+    }
+
+    /// Whether this is a string.
+    pub fn is_string(&self) -> bool {
+        matches!(self, Value::String(_))
+    }
+
+    /// Whether this is an array.
+    pub fn is_array(&self) -> bool {
+        matches!(self, Value::Array(_))
+    }
+
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Value::Object(_))
+    }
+
+    /// The number as an `i64`, if it is an integer in `i64`'s range.
+    ///
+    /// ```
+    /// use pith::value;
+    /// assert_eq!(value!(-3).as_i64(), Some(-3));
+    /// assert_eq!(value!(3.5).as_i64(), None);
+    /// assert_eq!(value!(18446744073709551615u64).as_i64(), None);
+    /// assert_eq!(value!("3").as_i64(), None);
+    /// ```
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_number().and_then(Number::as_i64)
+    }
+
+    /// The number as a `u64`, if it is an integer in `u64`'s range.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.as_number().and_then(Number::as_u64)
+    }
+
+    /// The number as the nearest `f64`, for any number (as serde_json's
+    /// `as_f64`): `1e400` gives infinity and `9007199254740993` gives
+    /// `9007199254740992.0`. [`Value::is_f64`] tells whether nothing is lost.
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_number().map(Number::to_f64)
+    }
+
+    /// Whether this is an integer that [`Value::as_i64`] returns.
+    pub fn is_i64(&self) -> bool {
+        self.as_i64().is_some()
+    }
+
+    /// Whether this is an integer that [`Value::as_u64`] returns.
+    pub fn is_u64(&self) -> bool {
+        self.as_u64().is_some()
+    }
+
+    /// Whether this is a number that an `f64` holds exactly, so that
+    /// [`Value::as_f64`] loses nothing. Unlike serde_json's `is_f64`, which
+    /// tells how a number is stored, this is also true of `1`: pith stores
+    /// every number as an exact decimal.
+    ///
+    /// ```
+    /// use pith::value;
+    /// assert!(value!(0.5).is_f64() && value!(1).is_f64());
+    /// assert!(!value!(9007199254740993u64).is_f64());
+    /// ```
+    pub fn is_f64(&self) -> bool {
+        self.as_number().is_some_and(Number::is_exact_f64)
+    }
+
+    /// The value, leaving `null` in its place (as serde_json's `take`).
+    ///
+    /// ```
+    /// use pith::{value, Value};
+    /// let mut v = value!({"a": [1, 2]});
+    /// assert_eq!(v["a"].take(), value!([1, 2]));
+    /// assert_eq!(v, value!({"a": null}));
+    /// ```
+    pub fn take(&mut self) -> Value {
+        std::mem::take(self)
+    }
+
+    /// The member `key` of an object or the element at a position of an
+    /// array, or `None` for a missing key, a position past the end or a
+    /// value of another type. `index` is a `&str`, a `String` or a `usize`
+    /// (see [`Index`]).
+    ///
+    /// ```
+    /// use pith::value;
+    /// let v = value!({"rows": [10, 20]});
+    /// assert_eq!(v.get("rows").and_then(|r| r.get(1)), Some(&value!(20)));
+    /// assert_eq!(v.get("cols"), None);
+    /// assert_eq!(v.get(0), None);
+    /// ```
+    pub fn get<I: Index>(&self, index: I) -> Option<&Value> {
+        index.index_into(self)
+    }
+
+    /// The member or element `index`, mutably (see [`Value::get`]).
+    pub fn get_mut<I: Index>(&mut self, index: I) -> Option<&mut Value> {
+        index.index_into_mut(self)
     }
 
     /// The depth of the deepest container: 0 for a primitive, 1 for `[]` or `[1]`.
@@ -274,53 +425,6 @@ impl std::fmt::Debug for Value {
     }
 }
 
-impl From<bool> for Value {
-    fn from(b: bool) -> Value {
-        Value::Bool(b)
-    }
-}
-
-impl From<&str> for Value {
-    fn from(s: &str) -> Value {
-        Value::String(s.to_owned())
-    }
-}
-
-impl From<String> for Value {
-    fn from(s: String) -> Value {
-        Value::String(s)
-    }
-}
-
-impl From<Number> for Value {
-    fn from(n: Number) -> Value {
-        Value::Number(n)
-    }
-}
-
-impl From<Vec<Value>> for Value {
-    fn from(a: Vec<Value>) -> Value {
-        Value::Array(a)
-    }
-}
-
-impl From<Map> for Value {
-    fn from(m: Map) -> Value {
-        Value::Object(m)
-    }
-}
-
-macro_rules! value_from_int {
-    ($($t:ty)*) => {$(
-        impl From<$t> for Value {
-            fn from(v: $t) -> Value {
-                Value::Number(Number::from(v))
-            }
-        }
-    )*};
-}
-value_from_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
-
 /// An object: keys in insertion order, each key at most once.
 ///
 /// Small maps (fewer than 16 keys, nearly every object of a real document)
@@ -353,12 +457,12 @@ impl Default for Repr {
 #[derive(Clone)]
 struct Large {
     entries: Vec<(String, Value)>,
-    index: Index,
+    index: KeyIndex,
 }
 
 /// Key hash → position, for the entries of a large map.
 #[derive(Clone)]
-struct Index {
+struct KeyIndex {
     state: RandomState,
     slots: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
     /// Positions of keys whose hash another key already has (none, in
@@ -366,9 +470,9 @@ struct Index {
     clashes: Vec<usize>,
 }
 
-impl Index {
-    fn build(entries: &[(String, Value)]) -> Index {
-        let mut index = Index {
+impl KeyIndex {
+    fn build(entries: &[(String, Value)]) -> KeyIndex {
+        let mut index = KeyIndex {
             state: RandomState::new(),
             slots: HashMap::with_capacity_and_hasher(entries.len(), Default::default()),
             clashes: Vec::new(),
@@ -513,7 +617,7 @@ impl Map {
                 if e.len() >= INDEXED {
                     let entries = std::mem::take(e);
                     self.repr = Repr::Large(Box::new(Large {
-                        index: Index::build(&entries),
+                        index: KeyIndex::build(&entries),
                         entries,
                     }));
                 }
@@ -531,7 +635,7 @@ impl Map {
     pub(crate) fn from_unique_entries(entries: Vec<(String, Value)>) -> Map {
         let repr = if entries.len() >= INDEXED {
             Repr::Large(Box::new(Large {
-                index: Index::build(&entries),
+                index: KeyIndex::build(&entries),
                 entries,
             }))
         } else {
@@ -549,7 +653,7 @@ impl Map {
             Repr::Small(e) => Some(e.remove(i).1),
             Repr::Large(l) => {
                 let (_, v) = l.entries.remove(i);
-                l.index = Index::build(&l.entries);
+                l.index = KeyIndex::build(&l.entries);
                 Some(v)
             }
         }

@@ -1,3 +1,6 @@
+//! Tests of the CallToolResult edit: text items, the structuredContent
+//! policy, budgets and notices.
+
 use super::*;
 use crate::policy::Options;
 use crate::rewrite::{MORE_HINT, STRUCTURED_KEY_META_KEY, reads_back};

@@ -1,3 +1,6 @@
+//! Tests of the one rewrite path: which texts become tables or compact
+//! JSON, thresholds, exact numbers, budgets, and that every rewrite reads back.
+
 use super::*;
 
 fn opts() -> RewriteOptions {

@@ -40,6 +40,26 @@
 //! Strings escape `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and the other C0
 //! controls (as lowercase `\u00xx`); every other character is written as is.
 //! Writers keep their own stack, so any depth can be written.
+//!
+//! # With serde
+//!
+//! [`from_str`], [`from_slice`] and [`from_reader`] read JSON into any
+//! `Deserialize` type; [`to_writer`], [`to_writer_pretty`] and [`to_vec`]
+//! write any `Serialize` type. Each goes through a [`Value`](crate::Value),
+//! so numbers keep their exact value. [`to_string`] takes a `Value`
+//! (it cannot fail); for a `Serialize` type,
+//! `pith::to_value(&x)?.to_string()` gives the same text.
+//!
+//! ```
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Row { id: u64, name: String }
+//!
+//! let rows: Vec<Row> = pith::json::from_str(r#"[{"id": 1, "name": "Ada"}]"#)?;
+//! let mut out = Vec::new();
+//! pith::json::to_writer(&mut out, &rows)?;
+//! assert_eq!(out, br#"[{"id":1,"name":"Ada"}]"#);
+//! # Ok::<(), pith::Error>(())
+//! ```
 
 mod read;
 mod write;
@@ -47,6 +67,10 @@ mod write;
 pub(crate) use read::KeySet;
 pub use read::{parse, parse_bytes, parse_with};
 pub use write::{to_string, to_string_pretty, write_into, write_str_into, write_to};
+
+pub use crate::serde::entry::json::{
+    from_reader, from_slice, from_str, to_vec, to_writer, to_writer_pretty,
+};
 
 /// Options for [`parse_with`].
 #[derive(Debug, Clone, PartialEq, Eq)]

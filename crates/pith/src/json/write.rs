@@ -95,7 +95,8 @@ pub fn write_str_into(s: &str, out: &mut Vec<u8>) {
 }
 
 /// Compact JSON, as [`to_string`] writes it; with `{:#}`, indented by two
-/// spaces as [`to_string_pretty`] writes it.
+/// spaces as [`to_string_pretty`] writes it (the text of `pith decode
+/// --pretty`).
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let text = if f.alternate() {

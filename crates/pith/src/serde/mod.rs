@@ -1,6 +1,10 @@
 //! The serde bridge: [`to_value`] turns any `Serialize` type into a
 //! [`Value`], [`from_value`] turns a [`Value`] into any `Deserialize` type,
-//! and [`Value`], [`Map`] and [`Number`] implement both traits.
+//! and [`Value`], [`Map`] and [`Number`] implement both traits. On top of
+//! them, `entry.rs` has serde's usual entry points for both texts:
+//! `pith::json::{to_writer, to_vec, from_str, from_slice, from_reader}` and
+//! `pith::toon::{to_string, to_writer, to_vec, from_str, from_slice,
+//! from_reader}`.
 //!
 //! # Numbers
 //!
@@ -44,6 +48,7 @@
 //! [`ErrorKind::DepthLimit`](crate::ErrorKind::DepthLimit).
 
 mod de;
+pub(crate) mod entry;
 mod ser;
 
 use crate::{Error, ErrorKind, Map, Number, Result, Value};

@@ -92,17 +92,11 @@ impl ser::Serializer for ValueSerializer {
     }
 
     fn serialize_f32(self, v: f32) -> Result<Value> {
-        if !v.is_finite() {
-            return Ok(Value::Null);
-        }
-        // `{:e}` gives the shortest digits that read back as the same f32.
-        Number::parse(&format!("{v:e}"))
-            .map(Value::Number)
-            .map_err(|e| Error::new(ErrorKind::Unrepresentable, format!("{e}: {v}")))
+        Ok(Value::from(v))
     }
 
     fn serialize_f64(self, v: f64) -> Result<Value> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+        Ok(Value::from(v))
     }
 
     fn serialize_char(self, v: char) -> Result<Value> {

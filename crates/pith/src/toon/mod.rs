@@ -4,6 +4,11 @@
 //! `@toon-format/toon` 4.4.0 writes it (keyed tables, nested field groups,
 //! comment lines on decode), and spec 3.3 (key folding on encode, path
 //! expansion on decode) for older consumers.
+//!
+//! [`encode`] and [`decode`] work on a [`Value`](crate::Value); with serde,
+//! [`to_string`], [`to_vec`] and [`to_writer`] write any `Serialize` type
+//! and [`from_str`], [`from_slice`] and [`from_reader`] read any
+//! `Deserialize` type, all with the default options.
 
 use crate::DEFAULT_MAX_DEPTH;
 
@@ -18,6 +23,10 @@ mod expand;
 
 pub(crate) use decode::opens_with_root_header;
 pub use decode::{decode, decode_bytes};
+
+pub use crate::serde::entry::toon::{
+    from_reader, from_slice, from_str, to_string, to_vec, to_writer,
+};
 
 /// Which edition of the TOON specification to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -22,6 +22,12 @@ pub fn datasets() -> PathBuf {
 
 /// Every `.json` file under `root`, in every subfolder, sorted.
 pub fn json_files(root: &Path) -> Vec<PathBuf> {
+    files_ending(root, "json")
+}
+
+/// Every file with the extension `extension` under `root`, in every
+/// subfolder, sorted.
+pub fn files_ending(root: &Path, extension: &str) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut folders = vec![root.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -31,7 +37,7 @@ pub fn json_files(root: &Path) -> Vec<PathBuf> {
             let path = entry.expect("directory entry").path();
             if path.is_dir() {
                 folders.push(path);
-            } else if path.extension().is_some_and(|x| x == "json") {
+            } else if path.extension().is_some_and(|x| x == extension) {
                 files.push(path);
             }
         }

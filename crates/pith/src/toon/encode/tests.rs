@@ -1,3 +1,6 @@
+//! Tests of the TOON writer: depth limits, options, streaming output,
+//! tables, root forms and key folding.
+
 use super::*;
 
 fn obj(entries: Vec<(&str, Value)>) -> Value {
