@@ -179,7 +179,10 @@ mod tests {
         for (lit, text) in [
             ("0.1", "0.1"),
             ("1.5e-300", "1.5e-300"),
-            ("123456789012345678901234567890.5", "1.234567890123456789012345678905e+29"),
+            (
+                "123456789012345678901234567890.5",
+                "1.234567890123456789012345678905e+29",
+            ),
             ("1e-7", "1e-7"),
         ] {
             assert_eq!(decoded(&num(lit), 4300), Decoded::Text(text.into()));
@@ -188,7 +191,14 @@ mod tests {
 
     #[test]
     fn byte_conversions_are_inverse() {
-        for digits in ["0", "1", "255", "256", "18446744073709551616", &"9".repeat(500)] {
+        for digits in [
+            "0",
+            "1",
+            "255",
+            "256",
+            "18446744073709551616",
+            &"9".repeat(500),
+        ] {
             let le = le_bytes_of_digits(digits);
             assert_eq!(digits_of_le_bytes(&le), digits);
         }

@@ -28,8 +28,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyMemoryView,
-    PySet, PyString, PyTuple, PyType,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyMemoryView, PySet,
+    PyString, PyTuple, PyType,
 };
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt::Write as _;
@@ -223,7 +223,10 @@ impl<'py> Walk<'_, 'py> {
     ) -> Result<Value, Failure> {
         let mut out = Vec::with_capacity(len);
         for (i, item) in items.enumerate() {
-            out.push(self.value(&item, depth + 1).map_err(|f| f.at(Step::Index(i)))?);
+            out.push(
+                self.value(&item, depth + 1)
+                    .map_err(|f| f.at(Step::Index(i)))?,
+            );
         }
         Ok(Value::Array(out))
     }
@@ -323,7 +326,11 @@ fn big_int_digits(obj: &Bound<'_, PyAny>) -> PyResult<String> {
             let bytes = magnitude.call_method1("to_bytes", (bits.div_ceil(8), "little"))?;
             let digits =
                 pith_bindings::number::digits_of_le_bytes(bytes.cast::<PyBytes>()?.as_bytes());
-            Ok(if negative { format!("-{digits}") } else { digits })
+            Ok(if negative {
+                format!("-{digits}")
+            } else {
+                digits
+            })
         }
         Err(e) => Err(e),
     }
