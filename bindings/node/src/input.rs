@@ -25,6 +25,7 @@
 
 use crate::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
 use pith::{Map, Number, Value};
+use pith_bindings::number::from_f64;
 
 /// Deeper nesting than this is refused (`index.js` stops at 256 levels).
 const MAX_DEPTH: usize = pith::MAX_DEPTH_LIMIT;
@@ -59,7 +60,6 @@ pub fn read(ops: &[u32], nums: &[f64], strs: &str) -> Result<Value, TapeError> {
         num: 0,
         at: 0,
         shapes: Vec::new(),
-        scratch: String::new(),
     };
     let v = r.value(0)?;
     if r.op != ops.len() || r.num != nums.len() || r.at != strs.len() {
@@ -79,7 +79,6 @@ struct Reader<'a> {
     /// Byte offset of the next string in `strs`.
     at: usize,
     shapes: Vec<Vec<String>>,
-    scratch: String,
 }
 
 impl<'a> Reader<'a> {
@@ -165,7 +164,7 @@ impl<'a> Reader<'a> {
                 .get(self.num)
                 .ok_or(TapeError::Malformed("the numbers end early"))?;
             self.num += 1;
-            return double(f, &mut self.scratch);
+            return double(f);
         }
         let (tag, len) = self.next()?;
         if tag != STRING {
@@ -206,54 +205,10 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The largest integer below which every integer is a double.
-const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
-
-/// Scaled values below this have a unique nearest integer that is found by
-/// rounding the scaled double (see [`double`]).
-const UNIQUE_BELOW: f64 = 1_125_899_906_842_624.0; // 2^50
-
-/// Powers of ten a double holds exactly.
-const POW10: [f64; 16] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
-
-/// `f` as the number `JSON.stringify` writes for it: the shortest decimal
-/// that reads back as the same double.
-///
-/// Most doubles in data are short decimals (prices, measurements), found
-/// here without formatting: for the smallest `k` such that `m / 10^k == f`
-/// for `m`, the integer nearest `f · 10^k`, that decimal reads back as `f`
-/// (IEEE division of exact operands is correctly rounded, as reading a
-/// decimal is). While `|f| · 10^k < 2^50` the doubles around `f` are less
-/// than `10^-k / 4` apart, so no other decimal of `k` places reads back as
-/// `f`, and none with fewer places does (`k` is the smallest): it is the
-/// shortest, and the rounded product is that integer (its error is at most
-/// 1/8). Other doubles are formatted by the standard library's shortest
-/// round-trip writer.
-fn double(f: f64, scratch: &mut String) -> Result<Number, TapeError> {
-    if f.fract() == 0.0 && f.abs() < EXACT_INTEGERS {
-        // -0 is 0, as JSON.stringify writes it.
-        return Ok(Number::from(f as i64));
-    }
-    if !f.is_finite() {
-        return Err(TapeError::Malformed("a number that is not finite"));
-    }
-    use std::fmt::Write;
-    scratch.clear();
-    for (k, &p) in POW10.iter().enumerate().skip(1) {
-        let scaled = f * p;
-        if scaled.abs() >= UNIQUE_BELOW {
-            break;
-        }
-        let m = scaled.round();
-        if m / p == f {
-            write!(scratch, "{}e-{k}", m as i64).map_err(|_| TapeError::Malformed("a double"))?;
-            return Number::parse(scratch).map_err(|_| TapeError::Number(scratch.clone()));
-        }
-    }
-    write!(scratch, "{f:e}").map_err(|_| TapeError::Malformed("a double"))?;
-    Number::parse(scratch).map_err(|_| TapeError::Number(scratch.clone()))
+/// `f` as the number `JSON.stringify` writes for it (see
+/// [`pith_bindings::number::from_f64`]).
+fn double(f: f64) -> Result<Number, TapeError> {
+    from_f64(f).ok_or(TapeError::Malformed("a number that is not finite"))
 }
 
 #[cfg(test)]
@@ -292,52 +247,6 @@ mod tests {
             pith::json::to_string(&v),
             r#"[{"a":1,"é":"xy"},{"a":0,"é":"😀"},null,true,false,1.5e-300,12345678901234567890]"#
         );
-    }
-
-    #[test]
-    fn doubles_are_their_shortest_decimals() {
-        let mut s = String::new();
-        for (f, text) in [
-            (0.1, "0.1"),
-            (956.02, "956.02"),
-            (9007199254740992.0, "9007199254740992"),
-            (-1.5e-7, "-1.5e-7"),
-            (5e-324, "5e-324"),
-        ] {
-            assert_eq!(
-                double(f, &mut s).unwrap(),
-                Number::parse(text).unwrap(),
-                "{f}"
-            );
-        }
-        assert!(double(f64::NAN, &mut s).is_err());
-    }
-
-    /// The short-decimal path gives what the shortest round-trip writer
-    /// gives, on short decimals and on doubles of every bit pattern.
-    #[test]
-    fn the_fast_path_agrees_with_the_shortest_writer() {
-        let mut s = String::new();
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut rand = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for i in 0..400_000u64 {
-            let f = match i % 4 {
-                0 => f64::from_bits(rand()),
-                1 => (rand() % 100_000_000) as f64 / POW10[(rand() % 10) as usize],
-                2 => -((rand() % 1_000_000_000_000) as f64) / POW10[(rand() % 16) as usize],
-                _ => (rand() % 1000) as f64 * 0.01 + (rand() % 7) as f64 * 1e-9,
-            };
-            if !f.is_finite() {
-                continue;
-            }
-            let want = Number::parse(&format!("{f:e}")).unwrap();
-            assert_eq!(double(f, &mut s).unwrap(), want, "{f:e}");
-        }
     }
 
     #[test]
