@@ -89,10 +89,6 @@ function thrown(problem) {
 // Exact decimals
 
 const hasRawJSON = typeof JSON.rawJSON === 'function';
-// Set while encode runs JSON.stringify: an ExactNumber then needs the
-// writer below (without JSON.rawJSON, JSON.stringify cannot write its digits).
-let encoding = false;
-const NEEDS_WRITER = Symbol('pith: needs the exact writer');
 const TRUSTED = Symbol('pith: text already checked');
 
 /** A number kept to every digit: what `decode(text, { exact: true })` returns
@@ -116,7 +112,6 @@ class ExactNumber {
   }
   toJSON() {
     if (hasRawJSON) return JSON.rawJSON(this.text);
-    if (encoding) throw NEEDS_WRITER;
     return Number(this.text);
   }
   [Symbol.for('nodejs.util.inspect.custom')]() {
@@ -125,25 +120,232 @@ class ExactNumber {
 }
 
 // ---------------------------------------------------------------------------
-// Values in: JSON text
+// Values in: a tape (see src/input.rs for its layout)
 
-/** The JSON text of `value`, as `JSON.stringify` writes it, with `BigInt`s
- * and `ExactNumber`s written digit for digit. */
-function jsonText(value) {
-  let text;
-  encoding = true;
+const ESCAPE = 2 ** 29 - 1;
+const isRawJSON = typeof JSON.isRawJSON === 'function' ? JSON.isRawJSON : undefined;
+// Thrown by the walk for what it leaves to writeJson: nesting deeper than
+// MAX_DEPTH (a cycle, or a value too deep: writeJson says which, and where),
+// and a member that toJSON leaves out.
+const FALLBACK = Symbol('pith: left to writeJson');
+
+// The walk's buffers, kept between calls (a call from a toJSON method
+// inside a walk gets buffers of its own).
+let sharedOps = new Uint32Array(1 << 12);
+let sharedNums = new Float64Array(1 << 10);
+let walking = false;
+
+/**
+ * `value` as the tape src/input.rs reads: what `JSON.stringify(value)`
+ * writes, with BigInt and ExactNumber digit for digit and numbers as the
+ * doubles they are. Anything pith refuses (a cycle, nesting beyond
+ * MAX_DEPTH, a lone surrogate, a root with no JSON form) is thrown by
+ * writeJson, which names its path.
+ */
+function tapeOf(root) {
+  const own = walking;
+  walking = true;
+  let ops = own ? new Uint32Array(64) : sharedOps;
+  let nums = own ? new Float64Array(16) : sharedNums;
+  let no = 0;
+  let nn = 0;
+  let strs = '';
+  const shapeIds = new Map();
+  // The last object's keys and shape at each depth: the rows of a table
+  // share their keys, so most objects match the one before.
+  const lastKeys = [];
+  const lastShape = [];
+  // Each depth's members, read before they are written.
+  const scratch = [];
+
+  const grow = () => {
+    const bigger = new Uint32Array(ops.length * 2);
+    bigger.set(ops);
+    ops = bigger;
+  };
+  const sized = (tag, n) => {
+    if (no + 2 > ops.length) grow();
+    if (n < ESCAPE) {
+      ops[no++] = tag | (n << 3);
+    } else {
+      ops[no++] = tag | (ESCAPE << 3);
+      ops[no++] = n;
+    }
+  };
+  const string = (s) => {
+    strs += s;
+    sized(4, s.length);
+  };
+  const double = (v) => {
+    if (nn === nums.length) {
+      const bigger = new Float64Array(nums.length * 2);
+      bigger.set(nums);
+      nums = bigger;
+    }
+    nums[nn++] = v;
+    if (no === ops.length) grow();
+    ops[no++] = 3;
+  };
+  const exact = (text) => {
+    if (no === ops.length) grow();
+    ops[no++] = 3 | (1 << 3);
+    string(text);
+  };
+  const shape = (keys, depth) => {
+    const last = lastKeys[depth];
+    if (last !== undefined && last.length === keys.length) {
+      let same = true;
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] !== last[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return lastShape[depth];
+    }
+    const name = JSON.stringify(keys);
+    let id = shapeIds.get(name);
+    if (id === undefined) {
+      id = shapeIds.size;
+      shapeIds.set(name, id);
+      sized(5, keys.length);
+      for (let i = 0; i < keys.length; i++) string(keys[i]);
+    }
+    lastKeys[depth] = keys;
+    lastShape[depth] = id;
+    return id;
+  };
+  const raw = (text) => {
+    // JSON.rawJSON holds the JSON text of a primitive.
+    if (text === 'null') sized(0, 0);
+    else if (text === 'true') sized(2, 0);
+    else if (text === 'false') sized(1, 0);
+    else if (text[0] === '"') string(JSON.parse(text));
+    else exact(text);
+  };
+  // Writes `v` (the member `key` of its parent: a string, or an array's
+  // index) and returns true, or returns false for what JSON leaves out
+  // (undefined, functions, symbols).
+  const value = (v, key, depth) => {
+    switch (typeof v) {
+      case 'string':
+        string(v);
+        return true;
+      case 'number':
+        if (v - v === 0) double(v);
+        else sized(0, 0); // NaN and the infinities, as JSON.stringify writes them
+        return true;
+      case 'boolean':
+        sized(v ? 2 : 1, 0);
+        return true;
+      case 'object':
+        if (v === null) {
+          sized(0, 0);
+          return true;
+        }
+        break;
+      case 'bigint':
+        break;
+      default:
+        return false;
+    }
+    if (v instanceof ExactNumber) {
+      exact(v.text);
+      return true;
+    }
+    if (typeof v.toJSON === 'function') {
+      v = v.toJSON(String(key));
+      if (v instanceof ExactNumber) {
+        exact(v.text);
+        return true;
+      }
+      if (v === null || typeof v !== 'object') {
+        if (typeof v === 'bigint') {
+          exact(v.toString());
+          return true;
+        }
+        return value(v, key, depth);
+      }
+    }
+    if (typeof v === 'bigint') {
+      exact(v.toString());
+      return true;
+    }
+    if (Array.isArray(v)) {
+      if (depth >= MAX_DEPTH) throw FALLBACK;
+      const n = v.length;
+      sized(6, n);
+      for (let i = 0; i < n; i++) {
+        if (!value(v[i], i, depth + 1)) sized(0, 0);
+      }
+      return true;
+    }
+    if (isRawJSON !== undefined && isRawJSON(v)) {
+      raw(v.rawJSON);
+      return true;
+    }
+    if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) {
+      return value(v.valueOf(), key, depth);
+    }
+    if (depth >= MAX_DEPTH) throw FALLBACK;
+    let keys = Object.keys(v);
+    // Each member read once (a getter runs once, as in JSON.stringify);
+    // those JSON leaves out (undefined, functions, symbols) leave the keys.
+    const vals = scratch[depth] || (scratch[depth] = []);
+    let left = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const x = v[keys[i]];
+      vals[i] = x;
+      const t = typeof x;
+      if (t === 'undefined' || t === 'function' || t === 'symbol') left++;
+    }
+    if (left > 0) {
+      const kept = [];
+      let j = 0;
+      for (let i = 0; i < keys.length; i++) {
+        const t = typeof vals[i];
+        if (t !== 'undefined' && t !== 'function' && t !== 'symbol') {
+          kept.push(keys[i]);
+          vals[j++] = vals[i];
+        }
+      }
+      keys = kept;
+    }
+    const n = keys.length;
+    sized(7, shape(keys, depth));
+    for (let i = 0; i < n; i++) {
+      if (!value(vals[i], keys[i], depth + 1)) {
+        // A toJSON that gave undefined: JSON leaves the member out, after
+        // its key was written. writeJson writes such a value.
+        throw FALLBACK;
+      }
+    }
+    return true;
+  };
+
+  let complete = false;
   try {
-    text = JSON.stringify(value);
+    complete = value(root, '', 0) && strs.isWellFormed();
   } catch (e) {
-    // A BigInt, a cycle, or an ExactNumber without JSON.rawJSON: the writer
-    // below knows them all. Anything else is the caller's own error.
-    if (e !== NEEDS_WRITER && !(e instanceof TypeError)) throw e;
-    text = undefined;
+    if (e !== FALLBACK) throw e;
   } finally {
-    encoding = false;
+    walking = own;
+    if (!own) {
+      sharedOps = ops;
+      sharedNums = nums;
+    }
   }
-  if (text === undefined) text = writeJson(value);
-  return text;
+  if (!complete) {
+    // writeJson throws for everything pith refuses; what it accepts (a
+    // member whose toJSON leaves it out) it writes as JSON text.
+    return textTape(writeJson(root));
+  }
+  return { ops: ops.subarray(0, no), nums: nums.subarray(0, nn), strs };
+}
+
+/** The tape of a JSON text, for the values the walk leaves to writeJson. */
+function textTape(text) {
+  return { json: text };
 }
 
 function pathOf(steps) {
@@ -286,8 +488,7 @@ function encodeOptions(options, budget) {
  */
 function encode(value, options = {}) {
   const opts = encodeOptions(options, options && options.budget);
-  const text = jsonText(value);
-  return unwrap(native.encodeJson(text, opts, false), value).text;
+  return unwrap(native.encode(tapeOf(value), opts, false), value).text;
 }
 
 /**
@@ -300,8 +501,7 @@ function encode(value, options = {}) {
 function fit(value, budget, options = {}) {
   if (budget === undefined) throw new TypeError('budget: expected a number of tokens or "unbounded"');
   const opts = encodeOptions(options, budget);
-  const text = jsonText(value);
-  const out = unwrap(native.encodeJson(text, opts, true), value);
+  const out = unwrap(native.encode(tapeOf(value), opts, true), value);
   return {
     text: out.text,
     tokens: out.tokens,
@@ -385,14 +585,12 @@ function countTokens(text, tokenizer = 'o200k') {
  */
 function measure(value, options = {}) {
   const tokenizer = optionalString(options, 'tokenizer', 'o200k');
-  const text = jsonText(value);
-  return JSON.parse(unwrap(native.measureJson(text, tokenizer), value));
+  return JSON.parse(unwrap(native.measure(tapeOf(value), tokenizer), value));
 }
 
 // ---------------------------------------------------------------------------
 // Values out: the tape (see src/tape.rs for its layout)
 
-const ESCAPE = 2 ** 29 - 1;
 // Objects of a shape used this often, with at most this many keys, are built
 // by a function with an object literal of their keys: V8 makes those far
 // faster than objects grown one property at a time.
@@ -492,9 +690,13 @@ function build(t) {
   return next();
 }
 
-// Kept for pith/mcp.
-function toolText(text, minSaving, budget, tokenizer) {
-  return unwrap(native.toolText(text, minSaving, budget, tokenizer));
+/** For pith/mcp: a tool's text (a string) or return value (anything else)
+ * as `pith mcp` would send it: `{ text, encoding, budget }`. */
+function toolText(result, minSaving, budget, tokenizer) {
+  if (typeof result === 'string') {
+    return unwrap(native.toolText(result, undefined, minSaving, budget, tokenizer));
+  }
+  return unwrap(native.toolText(undefined, tapeOf(result), minSaving, budget, tokenizer), result);
 }
 
 exports.encode = encode;
@@ -506,5 +708,5 @@ exports.ExactNumber = ExactNumber;
 exports.DecodeError = DecodeError;
 exports.EncodeError = EncodeError;
 exports.BudgetExceededError = BudgetExceededError;
-exports._jsonText = jsonText;
 exports._toolText = toolText;
+exports._tapeOf = tapeOf;

@@ -1,13 +1,16 @@
 //! Reading any form pith writes, as [`pith::select::decode`] reads it.
 //!
-//! `select::decode` parses the text and then passes the whole value through
-//! the restorer, which rebuilds every object on the way. The restorer
-//! changes only three things (a wrapper at the root, columnar tables and
-//! hoisted pairs, found by the library's own predicates) and gives every
-//! other value back as it was. [`decode`] looks for those three first,
-//! without building anything, and skips the rebuild when there are none:
-//! the same value, without a second copy of a large document.
+//! `select::decode` reads a notation document with the notation's reader;
+//! any other text it parses as JSON or TOON and then passes through a
+//! restorer, which rebuilds every object on the way. The restorer changes
+//! only three things (a wrapper at the root, columnar tables and hoisted
+//! pairs, found by the library's own predicates) and gives every other
+//! value back as it was. [`decode`] looks for those three first, without
+//! building anything, and when there are none returns the parsed value:
+//! the same value, without a second copy of a large document. When there
+//! are, it leaves the whole reading to `select::decode`.
 
+use pith::notation::MARKER;
 use pith::select::{self, WRAPPER_TAG, WRAPPER_VALUE};
 use pith::table::{self, hoisted};
 use pith::toon::DecodeOptions;
@@ -19,12 +22,26 @@ use pith::{Result, Value};
 ///
 /// Those of [`select::decode`].
 pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
+    if is_notation(bytes) {
+        return select::decode(bytes, opts);
+    }
     let value = select::parse(bytes, opts)?;
     if restores_anything(&value) {
-        select::restore(value, opts.max_depth)
+        // JSON text restores less than TOON does; `select::decode` knows
+        // which syntax it read.
+        drop(value);
+        select::decode(bytes, opts)
     } else {
         Ok(value)
     }
+}
+
+/// Whether `select::decode` reads `bytes` as a notation document: after at
+/// most one byte-order mark, the marker's line and more.
+fn is_notation(bytes: &[u8]) -> bool {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    body.strip_prefix(MARKER.as_bytes())
+        .is_some_and(|rest| rest.first() == Some(&b'\n'))
 }
 
 /// Whether [`select::restore`] would change `value`: a wrapper at the root,
@@ -95,12 +112,35 @@ mod tests {
         }
     }
 
+    /// Texts as a caller may hand them over: JSON that looks like a table
+    /// means what it says, a notation document is read as one, a BOM and
+    /// the one-line `%pith` (TOON's string) too.
+    #[test]
+    fn reads_given_texts_as_select_decode_reads_them() {
+        let texts = [
+            r#"{"cols":["a"],"dict":{},"rows":[[1]]}"#,
+            r#"{"items":[[1]],"items_encoding":{"json_columns":[]}}"#,
+            r#"{"$pith":"table","value":{"cols":["a"],"dict":{},"rows":[[1]]}}"#,
+            "items[1]: 1\nitems_encoding:\n  json_columns[0]:",
+            "%pith\nrows[2]{a,b?}:\n  1,\n  2,x",
+            "\u{feff}%pith\na: 1",
+            "%pith",
+            "%pith\r\na: 1",
+        ];
+        for text in texts {
+            let want = select::decode(text.as_bytes(), &DecodeOptions::default());
+            let got = decode(text.as_bytes(), &DecodeOptions::default());
+            assert_eq!(got.ok(), want.ok(), "{text}");
+        }
+    }
+
     #[test]
     fn errors_are_the_same() {
         for text in [
             "a: 1\nb c",
             r#"{"$pith":7,"value":1}"#,
             "items[1]: x\nitems_encoding:\n  json_columns: 5",
+            "%pith\nrows[2]{a}:\n  1",
         ] {
             let want = select::decode(text.as_bytes(), &DecodeOptions::default()).unwrap_err();
             let got = decode(text.as_bytes(), &DecodeOptions::default()).unwrap_err();

@@ -87,24 +87,46 @@ mod tests {
     #[test]
     fn a_table_is_rewritten_and_named_and_a_small_text_is_left_alone() {
         let opts = options(10, None, "o200k").unwrap();
-        let rows: Vec<String> = (0..20)
-            .map(|i| format!(r#"{{"id":{i},"name":"item-{i}","ok":true}}"#))
+        let names = ["ada", "bo", "cy", "dee", "eve"];
+        let rows: Vec<String> = (0..60)
+            .map(|i| {
+                format!(
+                    r#"{{"id":{i},"name":"{}","ok":{}}}"#,
+                    names[i % 5],
+                    i % 3 == 0
+                )
+            })
             .collect();
         let json = format!("[{}]", rows.join(","));
         let out = rewrite(json.clone(), &opts);
-        assert_eq!(out.meta(), vec![("pith/encoding", "toon")]);
-        assert!(out.text.starts_with("[20]{id,name,ok}:"), "{}", out.text);
+        // The notation writes the rows without TOON's indentation.
+        assert_eq!(out.meta(), vec![("pith/encoding", "pith")], "{}", out.text);
+        assert!(
+            out.text
+                .starts_with("%pith\n[60]{id,name,ok}:\n0,ada,true\n"),
+            "{}",
+            out.text
+        );
         let small = rewrite(r#"{"a":1}"#.to_owned(), &opts);
         assert_eq!(small.text, r#"{"a":1}"#);
         assert!(small.meta().is_empty());
         let cut = rewrite(json, &options(0, Some(120), "o200k").unwrap());
-        assert_eq!(cut.meta(), vec![("pith/encoding", "toon"), ("pith/budget", "cut")]);
+        assert_eq!(
+            cut.meta(),
+            vec![("pith/encoding", "pith"), ("pith/budget", "cut")]
+        );
     }
 
     #[test]
     fn negative_numbers_are_refused() {
-        assert_eq!(options(-1, None, "o200k").unwrap_err().argument, "min_saving");
-        assert_eq!(options(0, Some(-5), "o200k").unwrap_err().argument, "budget");
+        assert_eq!(
+            options(-1, None, "o200k").unwrap_err().argument,
+            "min_saving"
+        );
+        assert_eq!(
+            options(0, Some(-5), "o200k").unwrap_err().argument,
+            "budget"
+        );
         assert_eq!(options(0, None, "p50k").unwrap_err().argument, "tokenizer");
     }
 }

@@ -6,11 +6,9 @@ use pith::tokens::TokenizerKind;
 use pith::toon::EncodeOptions;
 use pith::{Map, Result, Value};
 
-/// `{"tokenizer", "forms": {form: {"bytes", "tokens"}}, "auto": {"chose",
-/// "syntax", "wrapped", "tables": [{"path", "form"}]}}`, forms in the order
-/// `pith measure` lists them.
-///
-/// Readability scores join each form when the library scores forms.
+/// `{"tokenizer", "forms": {form: {"bytes", "tokens", "readability"}},
+/// "auto": {"chose", "syntax", "wrapped", "tables": [{"path", "form"}]}}`,
+/// forms in the order `pith measure` lists them.
 ///
 /// # Errors
 ///
@@ -22,6 +20,7 @@ pub fn measure(value: &Value, tokenizer: TokenizerKind) -> Result<Value> {
         let mut size = Map::new();
         size.insert("bytes", Value::from(c.bytes));
         size.insert("tokens", Value::from(c.tokens));
+        size.insert("readability", Value::from(c.readability));
         forms.insert(c.form.name(), Value::Object(size));
     }
     let tables = m
@@ -40,6 +39,7 @@ pub fn measure(value: &Value, tokenizer: TokenizerKind) -> Result<Value> {
     let syntax = match m.auto.syntax {
         Syntax::Toon => "toon",
         Syntax::Json => "json",
+        Syntax::Pith { .. } => "pith",
     };
     auto.insert("syntax", Value::from(syntax));
     auto.insert("wrapped", Value::from(m.auto.wrapped));

@@ -9,6 +9,7 @@
 //! gigabyte; beyond it the caller gets the canonical text instead.
 
 use pith::Number;
+use std::fmt::Write as _;
 
 /// How a caller receives one number.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,6 +141,79 @@ pub fn le_bytes_of_digits(digits: &str) -> Vec<u8> {
     out
 }
 
+/// The largest integer below which every integer is a double.
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// Scaled values below this have a unique nearest integer that is found by
+/// rounding the scaled double (see [`from_f64`]).
+const UNIQUE_BELOW: f64 = 1_125_899_906_842_624.0; // 2^50
+
+/// Powers of ten a double holds exactly.
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// A finite double as the shortest decimal that reads back as the same
+/// double: Python's `repr`, JavaScript's `String(x)` (what
+/// [`Number::from_f64`] keeps too); `None` for NaN and the infinities.
+/// `-0.0` is `0`.
+///
+/// Most doubles in data are short decimals (prices, measurements), found
+/// here without formatting: for the smallest `k` such that `m / 10^k == f`
+/// for `m`, the integer nearest `f · 10^k`, that decimal reads back as `f`
+/// (IEEE division of exact operands is correctly rounded, as reading a
+/// decimal is). While `|f| · 10^k < 2^50` the doubles around `f` are less
+/// than `10^-k / 4` apart, so no other decimal of `k` places reads back as
+/// `f`, and none with fewer places does (`k` is the smallest): it is the
+/// shortest, and the rounded product is that integer (its error is at most
+/// 1/8). Other doubles are written by the standard library's shortest
+/// round-trip formatting, on the stack.
+pub fn from_f64(f: f64) -> Option<Number> {
+    if f.fract() == 0.0 && f.abs() < EXACT_INTEGERS {
+        return Some(Number::from(f as i64));
+    }
+    if !f.is_finite() {
+        return None;
+    }
+    let mut text = StackText::default();
+    for (k, &p) in POW10.iter().enumerate().skip(1) {
+        let scaled = f * p;
+        if scaled.abs() >= UNIQUE_BELOW {
+            break;
+        }
+        let m = scaled.round();
+        if m / p == f {
+            write!(text, "{}e-{k}", m as i64).ok()?;
+            return Number::parse(text.as_str()).ok();
+        }
+    }
+    write!(text, "{f:e}").ok()?;
+    Number::parse(text.as_str()).ok()
+}
+
+/// A short text on the stack: the longest `{:e}` of an `f64` is 24 bytes.
+#[derive(Default)]
+struct StackText {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl StackText {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        let dest = self.buf.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        dest.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,7 +253,10 @@ mod tests {
         for (lit, text) in [
             ("0.1", "0.1"),
             ("1.5e-300", "1.5e-300"),
-            ("123456789012345678901234567890.5", "1.234567890123456789012345678905e+29"),
+            (
+                "123456789012345678901234567890.5",
+                "1.234567890123456789012345678905e+29",
+            ),
             ("1e-7", "1e-7"),
         ] {
             assert_eq!(decoded(&num(lit), 4300), Decoded::Text(text.into()));
@@ -188,11 +265,61 @@ mod tests {
 
     #[test]
     fn byte_conversions_are_inverse() {
-        for digits in ["0", "1", "255", "256", "18446744073709551616", &"9".repeat(500)] {
+        for digits in [
+            "0",
+            "1",
+            "255",
+            "256",
+            "18446744073709551616",
+            &"9".repeat(500),
+        ] {
             let le = le_bytes_of_digits(digits);
             assert_eq!(digits_of_le_bytes(&le), digits);
         }
         assert_eq!(le_bytes_of_digits("65536"), vec![0, 0, 1]);
         assert_eq!(digits_of_le_bytes(&[0, 0, 1]), "65536");
+    }
+
+    /// The short-decimal path gives what the shortest round-trip writer
+    /// gives, on short decimals and on doubles of every bit pattern.
+    #[test]
+    fn the_fast_path_agrees_with_the_shortest_writer() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rand = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for i in 0..400_000u64 {
+            let f = match i % 4 {
+                0 => f64::from_bits(rand()),
+                1 => (rand() % 100_000_000) as f64 / POW10[(rand() % 10) as usize],
+                2 => -((rand() % 1_000_000_000_000) as f64) / POW10[(rand() % 16) as usize],
+                _ => (rand() % 1000) as f64 * 0.01 + (rand() % 7) as f64 * 1e-9,
+            };
+            if !f.is_finite() {
+                continue;
+            }
+            let want = Number::parse(&format!("{f:e}")).unwrap();
+            assert_eq!(from_f64(f), Some(want), "{f:e}");
+        }
+    }
+
+    #[test]
+    fn doubles_are_their_shortest_decimals() {
+        for (f, text) in [
+            (0.1, "0.1"),
+            (956.02, "956.02"),
+            (9007199254740992.0, "9007199254740992"),
+            (-1.5e-7, "-1.5e-7"),
+            (5e-324, "5e-324"),
+            (-0.0, "0"),
+            (1e300, "1e300"),
+        ] {
+            assert_eq!(from_f64(f), Some(Number::parse(text).unwrap()), "{f}");
+        }
+        assert_eq!(from_f64(f64::NAN), None);
+        assert_eq!(from_f64(f64::NEG_INFINITY), None);
     }
 }

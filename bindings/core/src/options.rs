@@ -1,14 +1,12 @@
 //! The keyword arguments of `encode` and `fit`, checked once for both
 //! packages, and the calls they make.
 //!
-//! The names and defaults are those of `pith encode`: `format` (auto, toon,
-//! toon3, hoisted, hoisted-compact, table, json), `tokenizer` (o200k,
+//! The names and defaults are those of `pith encode`: `format` (auto, pith,
+//! toon, toon3, hoisted, hoisted-compact, table, json), `tokenizer` (o200k,
 //! cl100k, bytes4: what `auto` minimises and what a budget counts),
-//! `budget` (a number of tokens or `unbounded`), `cursor`, `indent` and
-//! `delimiter`. `min_readability` (1 to 5, default 4) is checked and kept
-//! in the [`Plan`]; `auto` applies a readability floor once the forms it
-//! chooses between differ in readability (today it never picks a
-//! positional form, which is what the default floor of 4 rules out).
+//! `min_readability` (1 to 5, default 4: the lowest readability score
+//! `auto` and `pith` may write), `budget` (a number of tokens or
+//! `unbounded`), `cursor`, `indent` and `delimiter`.
 
 use pith::budget::{self, Cursor, CursorError, Exceeded, FitOptions};
 use pith::select::{self, Form, Metric};
@@ -21,7 +19,7 @@ use std::fmt;
 pub const READABILITY: std::ops::RangeInclusive<i64> = 1..=5;
 
 /// `min_readability` when not given: the seed's minimum adopted score.
-pub const DEFAULT_MIN_READABILITY: u8 = 4;
+pub const DEFAULT_MIN_READABILITY: u8 = select::DEFAULT_MIN_READABILITY;
 
 /// The most spaces per indentation level (what `pith encode --indent` takes).
 pub const MAX_INDENT: i64 = u16::MAX as i64;
@@ -92,7 +90,7 @@ pub struct Plan {
     pub select: select::Options,
     /// The budget, when one was given.
     pub fit: Option<FitOptions>,
-    /// The readability floor asked for (1 to 5).
+    /// The readability floor asked for (1 to 5), as in `select`.
     pub min_readability: u8,
 }
 
@@ -141,7 +139,7 @@ impl Plan {
                 name.parse::<Form>().map_err(|_| ArgError {
                     argument: "format",
                     message: format!(
-                        "unknown format {name:?}: expected auto, toon, toon3, hoisted, \
+                        "unknown format {name:?}: expected auto, pith, toon, toon3, hoisted, \
                          hoisted-compact, table or json"
                     ),
                 })?,
@@ -205,6 +203,7 @@ impl Plan {
                     spec,
                     ..EncodeOptions::default()
                 },
+                min_readability,
             },
             fit,
             min_readability,
@@ -218,10 +217,11 @@ impl Plan {
 ///
 /// An [`ArgError`] listing the names known.
 pub fn tokenizer(name: &str) -> Result<TokenizerKind, ArgError> {
-    name.parse().map_err(|e: pith::tokens::UnknownTokenizer| ArgError {
-        argument: "tokenizer",
-        message: e.to_string(),
-    })
+    name.parse()
+        .map_err(|e: pith::tokens::UnknownTokenizer| ArgError {
+            argument: "tokenizer",
+            message: e.to_string(),
+        })
 }
 
 /// A checked `min_readability`.
@@ -340,15 +340,44 @@ mod tests {
 
     #[test]
     fn each_bad_argument_is_named() {
+        let with = |set: fn(&mut EncodeArgs<'static>)| {
+            let mut args = EncodeArgs::default();
+            set(&mut args);
+            args
+        };
         let cases: [(EncodeArgs<'_>, &str, &str); 8] = [
-            (EncodeArgs { format: "yaml", ..Default::default() }, "format", "unknown format \"yaml\""),
-            (EncodeArgs { tokenizer: "gpt2", ..Default::default() }, "tokenizer", "unknown tokenizer `gpt2`"),
-            (EncodeArgs { min_readability: 0, ..Default::default() }, "min_readability", "from 1 to 5, found 0"),
-            (EncodeArgs { min_readability: 6, ..Default::default() }, "min_readability", "found 6"),
-            (EncodeArgs { indent: 0, ..Default::default() }, "indent", "found 0"),
-            (EncodeArgs { delimiter: ";", ..Default::default() }, "delimiter", "found \";\""),
-            (EncodeArgs { budget: Some(Budget::Tokens(-1)), ..Default::default() }, "budget", "found -1"),
-            (EncodeArgs { cursor: Some("c0-1-00000000"), ..Default::default() }, "cursor", "needs a budget"),
+            (
+                with(|a| a.format = "yaml"),
+                "format",
+                "unknown format \"yaml\"",
+            ),
+            (
+                with(|a| a.tokenizer = "gpt2"),
+                "tokenizer",
+                "unknown tokenizer `gpt2`",
+            ),
+            (
+                with(|a| a.min_readability = 0),
+                "min_readability",
+                "from 1 to 5, found 0",
+            ),
+            (
+                with(|a| a.min_readability = 6),
+                "min_readability",
+                "found 6",
+            ),
+            (with(|a| a.indent = 0), "indent", "found 0"),
+            (with(|a| a.delimiter = ";"), "delimiter", "found \";\""),
+            (
+                with(|a| a.budget = Some(Budget::Tokens(-1))),
+                "budget",
+                "found -1",
+            ),
+            (
+                with(|a| a.cursor = Some("c0-1-00000000")),
+                "cursor",
+                "needs a budget",
+            ),
         ];
         for (args, argument, message) in cases {
             let e = Plan::new(&args).unwrap_err();

@@ -1,13 +1,15 @@
 //! The native module of the `@pith-format/pith` package.
 //!
 //! `index.js` is the package's interface; these functions are its engine.
-//! Values cross as text one way and as a tape the other:
+//! Values cross both ways as flat arrays, which cost one Node-API call
+//! each, where walking a value through Node-API would cost calls per
+//! member:
 //!
-//! * **into Rust** as JSON text: `JSON.stringify` is the fastest way to read
-//!   a JavaScript value (V8's own C++ walks it), and its text is what a
-//!   JavaScript user means by the value's JSON. `index.js` writes the text
-//!   itself when the value holds `BigInt`s or exact decimals. pith's exact
-//!   reader then makes the [`pith::Value`].
+//! * **into Rust** as an [`input`] tape: `index.js` walks the value with
+//!   `JSON.stringify`'s rules and writes its numbers as doubles and its
+//!   strings as one text, so nothing is formatted to be parsed again;
+//!   [`input::read`] makes the [`pith::Value`]. The few values the walk
+//!   leaves to `index.js`'s JSON writer cross as JSON text.
 //! * **out of Rust** as a [`tape`]: flat arrays that `index.js` turns into
 //!   objects faster than Node-API calls could make them.
 //!
@@ -19,6 +21,8 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod input;
+mod op;
 mod tape;
 
 use napi::Either;
@@ -107,6 +111,50 @@ pub struct ToolText {
     pub budget: Option<String>,
 }
 
+/// A value as `index.js` hands it over: a tape (see [`input`]), or JSON
+/// text.
+#[napi(object)]
+pub struct Input {
+    /// The operations.
+    pub ops: Option<Uint32Array>,
+    /// The doubles.
+    pub nums: Option<Float64Array>,
+    /// The strings and keys, one after the other.
+    pub strs: Option<String>,
+    /// The value's JSON text, instead of a tape.
+    pub json: Option<String>,
+}
+
+impl Input {
+    /// The value, and the size of what crossed (to decide how to free it).
+    fn value(&self) -> Result<(Value, usize), Box<Problem>> {
+        if let Some(json) = &self.json {
+            return parse(json).map(|v| (v, json.len()));
+        }
+        let ops: &[u32] = self.ops.as_deref().unwrap_or(&[]);
+        let nums: &[f64] = self.nums.as_deref().unwrap_or(&[]);
+        let strs = self.strs.as_deref().unwrap_or("");
+        input::read(ops, nums, strs)
+            .map(|v| (v, ops.len() * 4))
+            .map_err(|e| {
+                Box::new(Problem {
+                    kind: "json".into(),
+                    message: match e {
+                        input::TapeError::Split => {
+                            "a string holds a lone surrogate, which UTF-8 (and so pith) cannot hold"
+                                .to_owned()
+                        }
+                        input::TapeError::Number(text) => {
+                            format!("{text:?} is not a number pith can write")
+                        }
+                        input::TapeError::Malformed(why) => format!("malformed value tape: {why}"),
+                    },
+                    ..Problem::default()
+                })
+            })
+    }
+}
+
 /// The keyword options of `encode` and `fit`, checked by `index.js` for type.
 #[napi(object)]
 pub struct EncodeOptions {
@@ -128,10 +176,9 @@ pub struct EncodeOptions {
     pub delimiter: String,
 }
 
-/// Encodes the value whose JSON text is `json`; with `fit`, within the
-/// budget, reporting what was cut.
-#[napi(js_name = "encodeJson")]
-pub fn encode_json(json: String, options: EncodeOptions, fit: bool) -> Either<Encoded, Problem> {
+/// Encodes `value`; with `fit`, within the budget, reporting what was cut.
+#[napi]
+pub fn encode(value: Input, options: EncodeOptions, fit: bool) -> Either<Encoded, Problem> {
     let budget = match (options.budget, options.budget_name.as_deref()) {
         (Some(n), _) => Some(Budget::Tokens(n as i128)),
         (None, Some(name)) => Some(Budget::Name(name)),
@@ -150,16 +197,16 @@ pub fn encode_json(json: String, options: EncodeOptions, fit: bool) -> Either<En
         Ok(plan) => plan,
         Err(e) => return Either::B(arg_problem(e)),
     };
-    let value = match parse(&json) {
+    let (value, size) = match value.value() {
         Ok(v) => v,
-        Err(p) => return Either::B(p),
+        Err(p) => return Either::B(*p),
     };
     let out = if fit {
         options::fit(&value, &plan)
     } else {
         options::encode(&value, &plan)
     };
-    release(value, json.len());
+    release(value, size);
     match out {
         Ok(out) => Either::A(Encoded {
             text: out.text,
@@ -214,16 +261,16 @@ pub fn count_tokens(text: String, tokenizer: String) -> Either<f64, Problem> {
     }
 }
 
-/// Every form's size for the value whose JSON text is `json`, as JSON text.
-#[napi(js_name = "measureJson")]
-pub fn measure_json(json: String, tokenizer: String) -> Either<String, Problem> {
+/// Every form's size for `value`, as JSON text.
+#[napi]
+pub fn measure(value: Input, tokenizer: String) -> Either<String, Problem> {
     let kind = match options::tokenizer(&tokenizer) {
         Ok(kind) => kind,
         Err(e) => return Either::B(arg_problem(e)),
     };
-    let value = match parse(&json) {
+    let (value, _) = match value.value() {
         Ok(v) => v,
-        Err(p) => return Either::B(p),
+        Err(p) => return Either::B(*p),
     };
     match pith_bindings::measure::measure(&value, kind) {
         Ok(m) => Either::A(pith::json::to_string(&m)),
@@ -231,10 +278,12 @@ pub fn measure_json(json: String, tokenizer: String) -> Either<String, Problem> 
     }
 }
 
-/// A tool result's `text` as `pith mcp` would rewrite it.
+/// A tool result's text as `pith mcp` would send it: `text` as the tool's
+/// own text, or the compact JSON of `value`, rewritten when that pays.
 #[napi(js_name = "toolText")]
 pub fn tool_text(
-    text: String,
+    text: Option<String>,
+    value: Option<Input>,
     min_saving: f64,
     budget: Option<f64>,
     tokenizer: String,
@@ -246,6 +295,14 @@ pub fn tool_text(
     ) {
         Ok(opts) => opts,
         Err(e) => return Either::B(arg_problem(e)),
+    };
+    let text = match (text, value) {
+        (Some(text), _) => text,
+        (None, Some(input)) => match input.value() {
+            Ok((v, _)) => pith::json::to_string(&v),
+            Err(p) => return Either::B(*p),
+        },
+        (None, None) => String::new(),
     };
     let out = pith_bindings::mcp::rewrite(text, &opts);
     Either::A(ToolText {
@@ -276,8 +333,8 @@ pub fn check_number(text: String) -> Option<String> {
     }
 }
 
-fn parse(json: &str) -> Result<Value, Problem> {
-    pith::json::parse(json).map_err(|e| pith_problem("json", &e))
+fn parse(json: &str) -> Result<Value, Box<Problem>> {
+    pith::json::parse(json).map_err(|e| Box::new(pith_problem("json", &e)))
 }
 
 /// Frees a large value off the caller's path.

@@ -29,6 +29,7 @@
 //! `long`, each into a string of its own, so no string keeps a large
 //! shared text alive.
 
+use crate::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
 use pith::{Map, Number, Value};
 use pith_bindings::number::{Decoded, decoded, nearest_f64};
 use std::collections::HashMap;
@@ -36,23 +37,14 @@ use std::collections::HashMap;
 /// Strings of fewer UTF-16 units than this are slices of `short`.
 pub const SHORT: usize = 13;
 
-/// The largest payload written in place.
-pub const ESCAPE: u32 = (1 << 29) - 1;
-
 /// Whole numbers are spelled out for `BigInt` up to this many digits.
 const MAX_BIGINT_DIGITS: usize = 1_000_000;
 
 /// The largest integer a double holds exactly, with all below it.
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
-const NULL: u32 = 0;
-const FALSE: u32 = 1;
-const TRUE: u32 = 2;
-const NUMBER: u32 = 3;
 const SHORT_STRING: u32 = 4;
 const LONG_STRING: u32 = 5;
-const ARRAY: u32 = 6;
-const OBJECT: u32 = 7;
 
 const AS_DOUBLE: u32 = 0;
 const AS_BIGINT: u32 = 1;
@@ -301,7 +293,10 @@ mod tests {
         assert_eq!(exact.nums, vec![0.1, 5.0]);
         assert_eq!(
             String::from_utf8(exact.long).unwrap(),
-            format!("90071992547409931{}0.1000000000000000055511", "0".repeat(400))
+            format!(
+                "90071992547409931{}0.1000000000000000055511",
+                "0".repeat(400)
+            )
         );
         assert_eq!(exact.short, "");
         let exact_only = tape(

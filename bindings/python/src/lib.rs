@@ -14,8 +14,8 @@ mod text;
 mod to_py;
 mod to_value;
 
-use pith::toon::DecodeOptions;
 use pith::Value;
+use pith::toon::DecodeOptions;
 use pith_bindings::options::{self, ArgError, Budget, EncodeArgs, Failure, Plan};
 use pith_bindings::{DROP_LATER_BYTES, drop_later};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -365,7 +365,11 @@ fn decode_error(py: Python<'_>, text: &Bound<'_, PyAny>, source: &[u8], e: &pith
         Err(_) => PyString::new(py, &String::from_utf8_lossy(source)).into_any(),
     };
     let (pos, lineno, colno) = match e.position() {
-        Some(p) => (Some(char_offset(source, p.line, p.column)), Some(p.line), Some(p.column)),
+        Some(p) => (
+            Some(char_offset(source, p.line, p.column)),
+            Some(p.line),
+            Some(p.column),
+        ),
         None => (None, None, None),
     };
     static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -386,16 +390,18 @@ fn surrogate_error(py: Python<'_>, s: &Bound<'_, PyString>) -> PyErr {
     let lineno = 1 + before.matches('\n').count();
     let colno = 1 + before.chars().rev().take_while(|&c| c != '\n').count();
     static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    let made = DECODE_ERROR.import(py, "pith._errors", "DecodeError").and_then(|cls| {
-        cls.call1((
-            "expected text, found a lone surrogate, which UTF-8 cannot hold",
-            s,
-            Some(pos),
-            Some(lineno),
-            Some(colno),
-            None::<&str>,
-        ))
-    });
+    let made = DECODE_ERROR
+        .import(py, "pith._errors", "DecodeError")
+        .and_then(|cls| {
+            cls.call1((
+                "expected text, found a lone surrogate, which UTF-8 cannot hold",
+                s,
+                Some(pos),
+                Some(lineno),
+                Some(colno),
+                None::<&str>,
+            ))
+        });
     match made {
         Ok(err) => PyErr::from_value(err),
         Err(err) => err,
@@ -412,7 +418,10 @@ fn char_offset(source: &[u8], line: usize, column: usize) -> usize {
             None => break,
         }
     }
-    let chars_before = source[..start].iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    let chars_before = source[..start]
+        .iter()
+        .filter(|&&b| b & 0xC0 != 0x80)
+        .count();
     chars_before + column.saturating_sub(1)
 }
 

@@ -55,5 +55,7 @@ pub fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
     // ties the slice to the borrow of `s`.
     let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), len) };
     // SAFETY: CPython encoded these bytes as UTF-8 itself.
-    Ok(Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }))
+    Ok(Cow::Borrowed(unsafe {
+        std::str::from_utf8_unchecked(bytes)
+    }))
 }

@@ -28,11 +28,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyMemoryView,
-    PySet, PyString, PyTuple, PyType,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyMemoryView, PySet,
+    PyString, PyTuple, PyType,
 };
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use std::fmt::Write as _;
 
 /// Converts `obj`, calling `default` for objects of other types.
 ///
@@ -223,7 +222,10 @@ impl<'py> Walk<'_, 'py> {
     ) -> Result<Value, Failure> {
         let mut out = Vec::with_capacity(len);
         for (i, item) in items.enumerate() {
-            out.push(self.value(&item, depth + 1).map_err(|f| f.at(Step::Index(i)))?);
+            out.push(
+                self.value(&item, depth + 1)
+                    .map_err(|f| f.at(Step::Index(i)))?,
+            );
         }
         Ok(Value::Array(out))
     }
@@ -323,20 +325,20 @@ fn big_int_digits(obj: &Bound<'_, PyAny>) -> PyResult<String> {
             let bytes = magnitude.call_method1("to_bytes", (bits.div_ceil(8), "little"))?;
             let digits =
                 pith_bindings::number::digits_of_le_bytes(bytes.cast::<PyBytes>()?.as_bytes());
-            Ok(if negative { format!("-{digits}") } else { digits })
+            Ok(if negative {
+                format!("-{digits}")
+            } else {
+                digits
+            })
         }
         Err(e) => Err(e),
     }
 }
 
 /// A finite float as the shortest decimal that reads back as the same
-/// float (its repr), which is also what `Number::from_f64` keeps; written
-/// on the stack, so the hot path allocates nothing for it.
+/// float (its repr); see [`pith_bindings::number::from_f64`].
 fn float(f: f64) -> Result<Value, Failure> {
-    if f.is_finite() {
-        let mut buf = StackText::default();
-        write!(buf, "{f:e}").expect("a float fits 32 bytes");
-        let n = Number::parse(buf.as_str()).expect("a float's digits are a number literal");
+    if let Some(n) = pith_bindings::number::from_f64(f) {
         return Ok(Value::Number(n));
     }
     let name = if f.is_nan() {
@@ -349,29 +351,6 @@ fn float(f: f64) -> Result<Value, Failure> {
     Err(Failure::value_error(format!(
         "{name} is not a JSON number: expected a finite float"
     )))
-}
-
-/// A short text on the stack: the longest `{:e}` of an `f64` is 24 bytes.
-#[derive(Default)]
-struct StackText {
-    buf: [u8; 32],
-    len: usize,
-}
-
-impl StackText {
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).expect("written from &str")
-    }
-}
-
-impl std::fmt::Write for StackText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        let dest = self.buf.get_mut(self.len..end).ok_or(std::fmt::Error)?;
-        dest.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
 }
 
 fn decimal(obj: &Bound<'_, PyAny>) -> Result<Value, Failure> {

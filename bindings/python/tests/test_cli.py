@@ -12,7 +12,7 @@ import pith
 from conftest import dataset_files, ordered, run
 
 FILES = dataset_files()
-FORMATS = ["auto", "toon", "toon3", "hoisted", "hoisted-compact", "table", "json"]
+FORMATS = ["auto", "pith", "toon", "toon3", "hoisted", "hoisted-compact", "table", "json"]
 
 
 def ids(p):
@@ -45,6 +45,19 @@ def test_layout_options_match_the_cli(cli, path):
         assert pith.encode(value, format="toon", delimiter=delimiter, indent=4).encode() == out.stdout
     out = run(cli, "encode", str(path), "--tokenizer", "cl100k")
     assert pith.encode(value, tokenizer="cl100k").encode() == out.stdout
+    for floor in [1, 3, 5]:
+        for fmt in ["auto", "pith"]:
+            out = run(cli, "encode", str(path), "--format", fmt, "--min-readability", str(floor))
+            assert out.returncode == 0, out.stderr
+            assert pith.encode(value, format=fmt, min_readability=floor).encode() == out.stdout, (fmt, floor)
+
+
+def test_the_readability_floor_is_applied():
+    rows = [{"id": i, "name": f"item-{i}", "ok": True} for i in range(20)]
+    # A derived column (a lookup) scores 4: written at the default floor, not at 5.
+    assert "name=`item-${id}`" in pith.encode(rows)
+    assert "`" not in pith.encode(rows, min_readability=5)
+    assert pith.decode(pith.encode(rows, min_readability=5)) == rows
 
 
 @pytest.mark.parametrize("path", FILES, ids=ids)

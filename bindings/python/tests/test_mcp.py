@@ -49,7 +49,7 @@ def test_a_tool_result_is_pith_text_with_the_proxys_meta():
     assert tool["inputSchema"]["properties"]["n"]["type"] == "integer"
     assert "outputSchema" not in tool
     [item] = result["content"]
-    assert item["_meta"] == {"pith/encoding": "toon"}
+    assert item["_meta"] == {"pith/encoding": "pith"}
     assert item["text"] == pith.encode(orders(25))
     assert pith.decode(item["text"]) == orders(25)
     assert pith.count_tokens(item["text"]) < 0.6 * pith.count_tokens(json.dumps(orders(25)))
@@ -60,7 +60,7 @@ def test_a_budget_cuts_with_receipts():
     _, result = call("list_orders_within_budget", {"n": 200})
     [item] = result["content"]
     assert item["_meta"]["pith/budget"] == "cut"
-    assert item["_meta"]["pith/encoding"] in ("toon", "hoisted", "json")
+    assert item["_meta"]["pith/encoding"] in ("pith", "toon", "hoisted", "json")
     doc = pith.decode(item["text"])
     assert doc["read_output"]["fits"] is True
     assert pith.count_tokens(item["text"]) <= 120
@@ -79,14 +79,14 @@ def test_a_small_result_is_left_as_compact_json():
 def test_json_text_from_the_tool_is_rewritten_as_the_proxy_would():
     _, result = call("json_text", {"n": 10})
     [item] = result["content"]
-    assert item["_meta"]["pith/encoding"] == "toon"
+    assert item["_meta"]["pith/encoding"] == "pith"
     assert pith.decode(item["text"]) == orders(10)
 
 
 def test_a_call_tool_result_is_rewritten_item_by_item():
     _, result = call("already_a_result", {"n": 10})
     first, second = result["content"]
-    assert first["_meta"] == {"pith/encoding": "toon"}
+    assert first["_meta"] == {"pith/encoding": "pith"}
     assert pith.decode(first["text"]) == orders(10)
     assert second == {"type": "text", "text": "plain words stay"}
 
@@ -96,6 +96,6 @@ def test_tool_result_without_a_server():
 
     r = tool_result([{"id": i, "name": f"n{i}"} for i in range(30)])
     data = r.model_dump(by_alias=True, exclude_none=True)
-    assert data["content"][0]["_meta"] == {"pith/encoding": "toon"}
+    assert data["content"][0]["_meta"] == {"pith/encoding": "pith"}
     err = tool_result(r.model_copy(update={"is_error": True} if hasattr(r, "is_error") else {"isError": True}))
     assert err.model_dump(by_alias=True, exclude_none=True)["content"] == data["content"]

@@ -1,7 +1,8 @@
 """pith: JSON for LLM agents in the fewest tokens, without losing a fact.
 
 ``encode`` writes a JSON value in the cheapest text a model reads reliably
-(TOON, key-hoisted tables or compact JSON, chosen by exact token counts),
+(the pith notation, TOON, key-hoisted tables or compact JSON, chosen by
+exact token counts among those readable enough),
 ``decode`` reads every form back to exactly the same value, ``count_tokens``
 counts as tiktoken does, ``measure`` reports every form's size, and budgets
 bound the whole output with omission receipts and continuation cursors.
@@ -10,7 +11,7 @@ module's names. ``pith.mcp`` turns a tool's return value into an MCP
 ``CallToolResult`` as the ``pith mcp`` proxy would rewrite it.
 
     >>> import pith
-    >>> text = pith.encode({"ids": [1, 2, 3], "big": 2**64})
+    >>> text = pith.encode({"ids": [1, 2, 3], "big": 2**64}, format="toon")
     >>> print(text)
     ids[3]: 1,2,3
     big: 18446744073709551616

@@ -6,7 +6,7 @@ from typing import Any, Callable, Literal, Optional, Union
 from ._errors import Fitted
 
 JSON = Union[dict[str, Any], list[Any], tuple[Any, ...], str, int, float, Decimal, bool, None]
-Format = Literal["auto", "toon", "toon3", "hoisted", "hoisted-compact", "table", "json"]
+Format = Literal["auto", "pith", "toon", "toon3", "hoisted", "hoisted-compact", "table", "json"]
 Tokenizer = Literal["o200k", "cl100k", "bytes4", "o200k_base", "cl100k_base"]
 Delimiter = Literal[",", "\t", "|"]
 Budget = Union[int, Literal["unbounded"]]
@@ -28,8 +28,8 @@ def encode(
     """Encode a JSON value as text: by default the cheapest form that keeps
     every fact (auto), never more tokens than compact JSON.
 
-    ``min_readability`` (1 to 5) is checked today and applies once auto
-    chooses between forms of different readability. ``budget`` bounds the
+    ``min_readability`` (1 to 5) is the lowest readability score auto and
+    ``pith`` may write. ``budget`` bounds the
     whole output in tokens of ``tokenizer``, with omission receipts;
     ``cursor`` continues a cut collection. Ints of any size and Decimals
     are written exactly, floats by their shortest repr. Raises TypeError or

@@ -3,7 +3,7 @@
 A tool's return value becomes a ``CallToolResult`` whose text is what the
 ``pith mcp`` proxy would have sent: the value in pith's cheapest form that
 reads back to exactly the same value, with ``_meta["pith/encoding"]``
-naming the notation (``toon``, ``hoisted`` or ``json``) and, when a budget
+naming the syntax (``pith``, ``toon``, ``hoisted`` or ``json``) and, when a budget
 cut the value, ``_meta["pith/budget"]`` (``cut`` or ``exceeded``). The same
 function decides as in the proxy, so a text saving fewer than
 ``min_saving`` tokens is left as compact JSON, without ``_meta``.

@@ -1,0 +1,289 @@
+//! A JavaScript value as `index.js` hands it over: a tape of flat arrays.
+//!
+//! `index.js` walks the value once, with `JSON.stringify`'s rules, and
+//! writes what it finds as `u32` operations, a `Float64Array` of its
+//! numbers and one string holding the text of its strings and keys, one
+//! after the other. Numbers cross as the doubles they are (no decimal text
+//! is written or read), strings as one text, and the keys of objects that
+//! share their keys (the rows of a table) once. [`read`] builds the
+//! [`Value`].
+//!
+//! Each operation is `tag | payload << 3`:
+//!
+//! | tag | meaning | payload |
+//! |---|---|---|
+//! | 0, 1, 2 | `null`, `false`, `true` | 0 |
+//! | 3 | a number | 0: the next double; 1: exact, spelled by the string operation that follows (a `BigInt`'s digits, an `ExactNumber`'s text) |
+//! | 4 | a string | its length in UTF-16 units |
+//! | 5 | a new shape: the next shape's keys | its key count; a string operation per key follows |
+//! | 6 | an array | its length; its items follow |
+//! | 7 | an object | its shape (numbered from 0 in the order defined); its values follow in the shape's key order |
+//!
+//! A payload of [`ESCAPE`] or more is written as [`ESCAPE`] followed by an
+//! operation holding the whole number. The tape comes from `index.js`, but
+//! it is checked all the same: a malformed one is an error, never a panic.
+
+use crate::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
+use pith::{Map, Number, Value};
+use pith_bindings::number::from_f64;
+
+/// Deeper nesting than this is refused (`index.js` stops at 256 levels).
+const MAX_DEPTH: usize = pith::MAX_DEPTH_LIMIT;
+
+const STRING: u32 = 4;
+const SHAPE: u32 = 5;
+
+/// Why a tape could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TapeError {
+    /// A string's length ends inside a character (the strings around it
+    /// hold a lone surrogate each, which the text joined into a pair).
+    Split,
+    /// An exact number whose text is no number pith keeps.
+    Number(String),
+    /// The tape does not follow the layout (not written by `index.js`).
+    Malformed(&'static str),
+}
+
+/// The value the tape `ops`, `nums`, `strs` stands for.
+///
+/// # Errors
+///
+/// A [`TapeError`]; the caller names the path by walking the value again.
+pub fn read(ops: &[u32], nums: &[f64], strs: &str) -> Result<Value, TapeError> {
+    let mut r = Reader {
+        ops,
+        nums,
+        strs,
+        ascii: strs.is_ascii(),
+        op: 0,
+        num: 0,
+        at: 0,
+        shapes: Vec::new(),
+    };
+    let v = r.value(0)?;
+    if r.op != ops.len() || r.num != nums.len() || r.at != strs.len() {
+        return Err(TapeError::Malformed("the tape holds more than one value"));
+    }
+    Ok(v)
+}
+
+struct Reader<'a> {
+    ops: &'a [u32],
+    nums: &'a [f64],
+    strs: &'a str,
+    /// Whether every string is ASCII, so that UTF-16 lengths are byte lengths.
+    ascii: bool,
+    op: usize,
+    num: usize,
+    /// Byte offset of the next string in `strs`.
+    at: usize,
+    shapes: Vec<Vec<String>>,
+}
+
+impl<'a> Reader<'a> {
+    fn next_op(&mut self) -> Result<u32, TapeError> {
+        let op = *self
+            .ops
+            .get(self.op)
+            .ok_or(TapeError::Malformed("the tape ends early"))?;
+        self.op += 1;
+        Ok(op)
+    }
+
+    /// The operation's tag and its whole payload.
+    fn next(&mut self) -> Result<(u32, usize), TapeError> {
+        let op = self.next_op()?;
+        let payload = op >> 3;
+        let payload = if payload == ESCAPE {
+            self.next_op()?
+        } else {
+            payload
+        };
+        Ok((op & 7, payload as usize))
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value, TapeError> {
+        if depth > MAX_DEPTH {
+            return Err(TapeError::Malformed("the tape nests too deep"));
+        }
+        let (tag, payload) = self.next()?;
+        Ok(match tag {
+            NULL => Value::Null,
+            FALSE => Value::Bool(false),
+            TRUE => Value::Bool(true),
+            NUMBER => Value::Number(self.number(payload)?),
+            STRING => Value::String(self.string(payload)?.to_owned()),
+            SHAPE => {
+                let mut keys = Vec::with_capacity(payload.min(self.ops.len()));
+                for _ in 0..payload {
+                    let (tag, len) = self.next()?;
+                    if tag != STRING {
+                        return Err(TapeError::Malformed("a shape's key is no string"));
+                    }
+                    keys.push(self.string(len)?.to_owned());
+                }
+                self.shapes.push(keys);
+                return self.value(depth);
+            }
+            ARRAY => {
+                // Every item takes at least one operation.
+                if payload > self.ops.len() - self.op {
+                    return Err(TapeError::Malformed("an array is longer than the tape"));
+                }
+                let mut items = Vec::with_capacity(payload);
+                for _ in 0..payload {
+                    items.push(self.value(depth + 1)?);
+                }
+                Value::Array(items)
+            }
+            OBJECT => {
+                let n = self
+                    .shapes
+                    .get(payload)
+                    .ok_or(TapeError::Malformed("an object of a shape not defined"))?
+                    .len();
+                let mut m = Map::with_capacity(n);
+                for i in 0..n {
+                    let v = self.value(depth + 1)?;
+                    let key = self.shapes[payload][i].clone();
+                    if m.insert(key, v).is_some() {
+                        return Err(TapeError::Malformed("a shape holds a key twice"));
+                    }
+                }
+                Value::Object(m)
+            }
+            _ => return Err(TapeError::Malformed("an operation of no known kind")),
+        })
+    }
+
+    fn number(&mut self, how: usize) -> Result<Number, TapeError> {
+        if how == 0 {
+            let f = *self
+                .nums
+                .get(self.num)
+                .ok_or(TapeError::Malformed("the numbers end early"))?;
+            self.num += 1;
+            return double(f);
+        }
+        let (tag, len) = self.next()?;
+        if tag != STRING {
+            return Err(TapeError::Malformed("an exact number has no text"));
+        }
+        let text = self.string(len)?;
+        Number::parse(text).map_err(|_| TapeError::Number(text.to_owned()))
+    }
+
+    /// The next string of `units` UTF-16 units.
+    fn string(&mut self, units: usize) -> Result<&'a str, TapeError> {
+        let rest = &self.strs[self.at..];
+        let bytes = if self.ascii {
+            if units > rest.len() {
+                return Err(TapeError::Malformed("the strings end early"));
+            }
+            units
+        } else {
+            let mut counted = 0;
+            let mut end = 0;
+            for c in rest.chars() {
+                if counted >= units {
+                    break;
+                }
+                counted += c.len_utf16();
+                end += c.len_utf8();
+            }
+            if counted < units {
+                return Err(TapeError::Malformed("the strings end early"));
+            }
+            if counted > units {
+                return Err(TapeError::Split);
+            }
+            end
+        };
+        self.at += bytes;
+        Ok(&rest[..bytes])
+    }
+}
+
+/// `f` as the number `JSON.stringify` writes for it (see
+/// [`pith_bindings::number::from_f64`]).
+fn double(f: f64) -> Result<Number, TapeError> {
+    from_f64(f).ok_or(TapeError::Malformed("a number that is not finite"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(tag: u32, payload: u32) -> u32 {
+        tag | payload << 3
+    }
+
+    #[test]
+    fn rows_of_one_shape_and_every_kind_of_value() {
+        // [{"a":1,"é":"xy"},{"a":-0,"é":"😀"}, null, true, false, 1.5e-300, 12345678901234567890]
+        let ops = [
+            op(ARRAY, 7),
+            op(SHAPE, 2),
+            op(STRING, 1),
+            op(STRING, 1),
+            op(OBJECT, 0),
+            op(NUMBER, 0),
+            op(STRING, 2),
+            op(OBJECT, 0),
+            op(NUMBER, 0),
+            op(STRING, 2),
+            op(NULL, 0),
+            op(TRUE, 0),
+            op(FALSE, 0),
+            op(NUMBER, 0),
+            op(NUMBER, 1),
+            op(STRING, 20),
+        ];
+        let nums = [1.0, -0.0, 1.5e-300];
+        let strs = "aéxy😀12345678901234567890";
+        let v = read(&ops, &nums, strs).unwrap();
+        assert_eq!(
+            pith::json::to_string(&v),
+            r#"[{"a":1,"é":"xy"},{"a":0,"é":"😀"},null,true,false,1.5e-300,12345678901234567890]"#
+        );
+    }
+
+    #[test]
+    fn a_pair_joined_across_two_strings_is_refused() {
+        // "\uD83D" then "\uDE00": the text holds one 😀, each length is 1.
+        let ops = [op(ARRAY, 2), op(STRING, 1), op(STRING, 1)];
+        assert_eq!(read(&ops, &[], "😀"), Err(TapeError::Split));
+    }
+
+    #[test]
+    fn malformed_tapes_are_errors() {
+        let cases: [(&[u32], &[f64], &str); 9] = [
+            (&[], &[], ""),
+            (&[op(ARRAY, 3), op(NULL, 0)], &[], ""),
+            (&[op(ARRAY, ESCAPE)], &[], ""),
+            (&[op(OBJECT, 0)], &[], ""),
+            (&[op(NUMBER, 0)], &[], ""),
+            (&[op(STRING, 4)], &[], "abc"),
+            (&[op(NULL, 0), op(NULL, 0)], &[], ""),
+            (
+                &[
+                    op(SHAPE, 2),
+                    op(STRING, 1),
+                    op(STRING, 1),
+                    op(OBJECT, 0),
+                    op(NULL, 0),
+                    op(NULL, 0),
+                ],
+                &[],
+                "aa",
+            ),
+            (&[op(NUMBER, 1), op(STRING, 3)], &[], "1x2"),
+        ];
+        for (ops, nums, strs) in cases {
+            assert!(read(ops, nums, strs).is_err(), "{ops:?}");
+        }
+        let deep: Vec<u32> = std::iter::repeat_n(op(ARRAY, 1), 100_000).collect();
+        assert!(read(&deep, &[], "").is_err());
+    }
+}
