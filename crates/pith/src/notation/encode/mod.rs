@@ -21,8 +21,10 @@ use self::refs::Refs;
 use super::{MARKER, Options};
 use crate::tokens::Tokenizer;
 use crate::toon::Spec;
-use crate::toon::encode::quote::{Quoting, is_bare_key, numeric_like, write_key, write_quoted};
-use crate::{Error, ErrorKind, Map, Result, Value};
+use crate::toon::encode::quote::{
+    Quote, Quoting, is_bare_key, numeric_like, write_key, write_quoted,
+};
+use crate::{Error, ErrorKind, Map, Number, Result, Value};
 
 /// A notation document and what it uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +81,11 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
         Refs::none()
     };
     let mut w = Writer::new(opts, &refs);
-    let mut body = String::new();
+    // The marker first: the prelude goes in after it once the body is
+    // written, and the body is never copied whole.
+    let mut body = String::with_capacity(64);
+    body.push_str(MARKER);
+    body.push('\n');
     match value {
         Value::Object(m) => w.object_lines(&mut body, m, 0),
         Value::Array(items) if table_worthy(items) => {
@@ -93,12 +99,8 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
         v => w.cell(&mut body, v),
     }
     let prelude = w.prelude();
-    let mut text = String::with_capacity(MARKER.len() + 1 + prelude.len() + body.len());
-    text.push_str(MARKER);
-    text.push('\n');
-    text.push_str(&prelude);
-    text.push_str(&body);
-    let (text, anchors) = w.anchor(&text);
+    body.insert_str(MARKER.len() + 1, &prelude);
+    let (text, anchors) = w.anchor(body);
     Ok(Notation {
         text,
         references: w.defined + anchors,
@@ -177,9 +179,9 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// name becomes `&name value`, later ones `*name`, and a name used once
     /// is written as its value. Returns the text and how many names it
     /// anchors.
-    fn anchor(&self, text: &str) -> (String, usize) {
+    fn anchor(&self, text: String) -> (String, usize) {
         if !text.contains(MARK) {
-            return (text.to_owned(), 0);
+            return (text, 0);
         }
         let mut uses = vec![0usize; self.refs.names.len()];
         let mut parts = text.split(MARK);
@@ -479,13 +481,22 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// A primitive under TOON's rules for the document's delimiter, plus the
     /// notation's own: a leading `*`, `&`, or the string `~`, is quoted.
     fn primitive(&self, out: &mut String, v: &Value) {
-        if let Value::String(s) = v
-            && (s.starts_with(['*', '&']) || s == "~")
-        {
-            append(out, |b| write_quoted(b, s));
-            return;
+        match v {
+            Value::String(s) if s.starts_with(['*', '&']) || s == "~" => {
+                append(out, |b| write_quoted(b, s));
+            }
+            Value::String(s) => match self.quoting.quote(s) {
+                Quote::Bare => out.push_str(s),
+                Quote::Quoted => {
+                    out.push('"');
+                    out.push_str(s);
+                    out.push('"');
+                }
+                Quote::Escaped => append(out, |b| write_quoted(b, s)),
+            },
+            Value::Number(n) => push_number(out, n),
+            v => literal(out, v),
         }
-        append(out, |b| self.quoting.primitive(b, v));
     }
 
     /// An item of a list cell: a primitive as in a cell, quoted also when
@@ -543,6 +554,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 fn table_worthy(items: &[Value]) -> bool {
     let mut keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut filled = 0usize;
+    let mut last: Option<&Map> = None;
     for v in items {
         let Value::Object(m) = v else {
             return false;
@@ -551,9 +563,36 @@ fn table_worthy(items: &[Value]) -> bool {
             return false;
         }
         filled += m.len();
-        keys.extend(m.keys().map(String::as_str));
+        // Rows mostly repeat the keys of the row before: those add none.
+        let repeats =
+            |l: &Map| l.len() == m.len() && l.keys().zip(m.keys()).all(|(a, b)| same(a, b));
+        if !last.is_some_and(repeats) {
+            keys.extend(m.keys().map(String::as_str));
+            last = Some(m);
+        }
     }
     !items.is_empty() && filled * 2 >= keys.len() * items.len()
+}
+
+/// Whether two strings are equal, compared inline: keys and short values are
+/// compared once per row or cell, and most are a few bytes long, where a
+/// call to `memcmp` costs more than the comparison.
+#[inline(always)]
+pub(super) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
 }
 
 thread_local! {
@@ -591,15 +630,28 @@ fn flow_primitive(out: &mut String, v: &Value) {
         Value::String(s) => {
             append(out, |b| write_quoted(b, s));
         }
-        Value::Number(n) => {
-            append(out, |b| n.write_to(b));
-        }
+        Value::Number(n) => push_number(out, n),
+        v => literal(out, v),
+    }
+}
+
+/// A number's canonical text.
+#[inline]
+fn push_number(out: &mut String, n: &Number) {
+    match n.as_i64() {
+        // An integer's canonical text is its digits.
+        Some(i) => out.push_str(itoa::Buffer::new().format(i)),
+        None => append(out, |b| n.write_to(b)),
+    }
+}
+
+/// `true`, `false` or `null`.
+fn literal(out: &mut String, v: &Value) {
+    match v {
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Null => out.push_str("null"),
-        Value::Object(_) | Value::Array(_) => {
-            debug_assert!(false, "container as a flow primitive")
-        }
+        _ => debug_assert!(false, "not a literal"),
     }
 }
 

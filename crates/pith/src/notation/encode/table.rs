@@ -2,7 +2,7 @@
 //! object rows, and the rows written under them.
 
 use super::derive::{self, Rule};
-use super::{Writer, write_key_str};
+use super::{Writer, same, write_key_str};
 use crate::{Map, Value};
 use std::collections::HashMap;
 
@@ -61,6 +61,10 @@ struct Census {
     named_bytes: usize,
     /// Bytes of the keys of the other objects (what a group saves).
     key_bytes: usize,
+    /// Strings.
+    strings: usize,
+    /// Values that put text into a template (see [`derive::Facts`]).
+    texts: usize,
 }
 
 impl Writer<'_, '_, '_> {
@@ -69,15 +73,30 @@ impl Writer<'_, '_, '_> {
         let mut index: HashMap<&'a str, usize> = HashMap::new();
         let mut keys: Vec<&'a str> = Vec::new();
         let mut census: Vec<Census> = Vec::new();
+        // The column of each position in the row before: rows mostly repeat
+        // its keys in its order, and those are found without hashing.
+        let mut last: Vec<usize> = Vec::new();
         for row in rows {
-            for (k, v) in row.iter() {
-                let i = *index.entry(k.as_str()).or_insert_with(|| {
-                    keys.push(k.as_str());
-                    census.push(Census::default());
-                    keys.len() - 1
-                });
+            for (j, (k, v)) in row.iter().enumerate() {
+                let i = match last.get(j) {
+                    Some(&i) if same(keys[i], k) => i,
+                    _ => {
+                        let i = *index.entry(k.as_str()).or_insert_with(|| {
+                            keys.push(k.as_str());
+                            census.push(Census::default());
+                            keys.len() - 1
+                        });
+                        match last.get_mut(j) {
+                            Some(slot) => *slot = i,
+                            None => last.push(i),
+                        }
+                        i
+                    }
+                };
                 let c = &mut census[i];
                 c.present += 1;
+                c.strings += usize::from(matches!(v, Value::String(_)));
+                c.texts += usize::from(derive::has_text(v));
                 match v {
                     Value::Object(m) if !m.is_empty() => {
                         c.objects += 1;
@@ -142,7 +161,14 @@ impl Writer<'_, '_, '_> {
             }
         }
         if derive_ok && self.opts.derived {
-            derive::apply(&mut cols, rows);
+            let facts: Vec<derive::Facts> = census
+                .iter()
+                .map(|c| derive::Facts {
+                    strings: c.strings == rows.len(),
+                    texts: c.texts == rows.len(),
+                })
+                .collect();
+            derive::apply(&mut cols, rows, &facts);
             // A row must keep a cell: a row whose every other key is absent
             // would be an empty line.
             if level == 0 && rows.iter().any(|r| !has_cell(&cols, r)) {
@@ -313,7 +339,7 @@ impl Writer<'_, '_, '_> {
 /// hold their keys in the header's order.
 fn lookup<'m>(m: &'m Map, key: &str, at: &mut usize) -> Option<&'m Value> {
     if let Some((k, v)) = m.get_index(*at)
-        && k == key
+        && same(k, key)
     {
         *at += 1;
         return Some(v);
@@ -370,7 +396,12 @@ fn dense(sub: &[Col<'_>], rows: &[&Map]) -> bool {
     rows.iter().all(|m| {
         let mut last = None;
         m.keys().all(|k| {
-            let p = position.get(k.as_str()).copied();
+            // Mostly the column after the last one: found without hashing.
+            let next = last.map_or(0, |l| l + 1);
+            let p = match sub.get(next) {
+                Some(c) if same(c.key, k) => Some(next),
+                _ => position.get(k.as_str()).copied(),
+            };
             let ok = p > last;
             last = p;
             ok
