@@ -12,9 +12,10 @@
 
 use super::{flow_primitive, write_key_str};
 use crate::tokens::Tokenizer;
+use crate::value::Prehashed;
 use crate::{Map, Value};
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 
 /// Containers smaller than this (compact-JSON bytes) are never named.
 const MIN_SUBTREE: usize = 24;
@@ -42,8 +43,8 @@ const IDENTITY_KEYS: [&str; 8] = [
 /// The references of one document: for each value to be written as
 /// `*name`, its name.
 pub(super) struct Refs<'a> {
-    /// Address of a value node → index into `names`.
-    at: HashMap<usize, u32>,
+    /// Address of a value node (as [`address`] gives it) → index into `names`.
+    at: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     /// Names, and one representative value for each.
     pub(super) names: Vec<(String, &'a Value)>,
     /// The compact-JSON size of each named value.
@@ -54,7 +55,7 @@ impl<'a> Refs<'a> {
     /// No references.
     pub(super) fn none() -> Refs<'a> {
         Refs {
-            at: HashMap::new(),
+            at: HashMap::default(),
             names: Vec::new(),
             sizes: Vec::new(),
         }
@@ -74,7 +75,7 @@ impl<'a> Refs<'a> {
         if self.at.is_empty() {
             return None;
         }
-        self.at.get(&(v as *const Value as usize)).copied()
+        self.at.get(&address(v)).copied()
     }
 
     /// The compact-JSON size of the value a name stands for.
@@ -188,42 +189,64 @@ impl<'a> Walk<'a> {
 
     fn choose(self, tokenizer: &Tokenizer) -> Refs<'a> {
         let nodes = self.nodes;
-        // Hashes seen more than once are the only ones worth classifying.
-        let mut seen: HashMap<u64, u32> = HashMap::new();
-        for n in &nodes {
-            if n.size >= MIN_STRING {
-                *seen.entry(n.hash).or_default() += 1;
-            }
+        // Classes of equal values among the nodes large enough to be named,
+        // each made when a second member turns up: the node index of each
+        // class's first member, and each node's class. Every distinct value
+        // seen has a head, found by its hash (mixed with a key of this
+        // process, so that crafted input cannot crowd one bucket); heads of
+        // different values with the same hash are chained.
+        struct Head {
+            node: u32,
+            class: u32,
+            next: u32,
         }
-        // Classes of equal values: the node index of each class's first
-        // member, and each node's class.
+        const NONE: u32 = u32::MAX;
+        let key = RandomState::new().hash_one(0x7265_6673_u64);
+        let mut first: HashMap<u64, u32, BuildHasherDefault<Prehashed>> = HashMap::default();
+        let mut heads: Vec<Head> = Vec::new();
         let mut reps: Vec<usize> = Vec::new();
-        let mut by_hash: HashMap<u64, Vec<u32>> = HashMap::new();
-        let mut class_of: Vec<u32> = vec![u32::MAX; nodes.len()];
+        let mut class_of: Vec<u32> = vec![NONE; nodes.len()];
         for (i, n) in nodes.iter().enumerate() {
             let min = if matches!(n.value, Value::String(_)) {
                 MIN_STRING
             } else {
                 MIN_SUBTREE
             };
-            if n.size < min || seen.get(&n.hash).copied().unwrap_or(0) < 2 {
+            if n.size < min {
                 continue;
             }
-            let list = by_hash.entry(n.hash).or_default();
-            let found = list
-                .iter()
-                .copied()
-                .find(|&c| nodes[reps[c as usize]].value == n.value);
-            let c = match found {
-                Some(c) => c,
-                None => {
-                    let c = reps.len() as u32;
-                    reps.push(i);
-                    list.push(c);
-                    c
+            let new_head = heads.len() as u32;
+            let mut h = *first.entry(mix(n.hash ^ key)).or_insert(new_head);
+            if h == new_head {
+                heads.push(Head {
+                    node: i as u32,
+                    class: NONE,
+                    next: NONE,
+                });
+                continue;
+            }
+            loop {
+                let head = &mut heads[h as usize];
+                if nodes[head.node as usize].value == n.value {
+                    if head.class == NONE {
+                        head.class = reps.len() as u32;
+                        reps.push(head.node as usize);
+                        class_of[head.node as usize] = head.class;
+                    }
+                    class_of[i] = head.class;
+                    break;
                 }
-            };
-            class_of[i] = c;
+                if head.next == NONE {
+                    head.next = new_head;
+                    heads.push(Head {
+                        node: i as u32,
+                        class: NONE,
+                        next: NONE,
+                    });
+                    break;
+                }
+                h = head.next;
+            }
         }
         let mut count = vec![0usize; reps.len()];
         for &c in &class_of {
@@ -289,10 +312,10 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        let mut at = HashMap::new();
+        let mut at: HashMap<u64, u32, BuildHasherDefault<Prehashed>> = HashMap::default();
         for (i, &c) in class_of.iter().enumerate() {
             if c != u32::MAX && name_of[c as usize] != u32::MAX {
-                at.insert(nodes[i].value as *const Value as usize, name_of[c as usize]);
+                at.insert(address(nodes[i].value), name_of[c as usize]);
             }
         }
         Refs { at, names, sizes }
@@ -419,6 +442,23 @@ fn unique_name(base: &str, taken: &mut HashSet<String>) -> String {
         .map(|i| format!("{base}{sep}{i}"))
         .find(|n| taken.insert(n.clone()))
         .expect("some suffix is free")
+}
+
+/// The address of a value node, mixed to serve as its own hash: addresses
+/// are the program's, never the input's.
+#[inline]
+fn address(v: &Value) -> u64 {
+    mix(v as *const Value as usize as u64)
+}
+
+/// A bijective mix of a 64-bit hash, so that its low bits (a hash table's
+/// bucket) depend on all of it.
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
 }
 
 /// A fast, non-cryptographic hasher (the multiply-rotate of rustc's FxHash).
