@@ -70,10 +70,12 @@
 //! keeps its collection from being hoisted, as the seed says.
 
 mod bound;
+mod meter;
 mod plan;
 mod text;
 
 use self::bound::Size;
+use self::meter::Meter;
 use self::plan::{Mode, Planner};
 use crate::table::columnar::{self, Intern};
 use crate::table::{self as tables, Census, hoisted, index_path, key_path};
@@ -377,7 +379,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
     }
     if opts.form == Form::Pith {
         // With no rival, the cheapest variant is always there.
-        return notation_best(value, opts, None, None)?
+        return notation_best(value, opts, None, None, &mut Meter::new(opts.metric))?
             .map_or_else(|| toon_doc(value, &toon4, Vec::new()), Ok);
     }
     let wrapper_root = matches!(value, Value::Object(m) if is_wrapper(m));
@@ -403,9 +405,11 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
             } else {
                 Mode::Compact
             };
-            let mut planner = Planner::new(mode, &toon4, opts.metric);
+            let mut meter = Meter::new(opts.metric);
+            let mut planner = Planner::new(mode, &toon4, opts.metric, &mut meter);
             let planned = planner.run(value)?;
-            toon_doc(planned.as_ref().unwrap_or(value), &toon4, planner.choices)
+            let choices = std::mem::take(&mut planner.choices);
+            toon_doc(planned.as_ref().unwrap_or(value), &toon4, choices)
         }
         Form::Table => {
             let intern = match opts.metric {
@@ -678,7 +682,8 @@ fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
         Form::Auto | Form::Pith => {
             let t = toon_doc(&w, &toon4, Vec::new())?;
             let j = json_doc(&w, Vec::new());
-            let (tc, jc) = (cost(&t.text, opts.metric), cost(&j.text, opts.metric));
+            let mut meter = Meter::new(opts.metric);
+            let (tc, jc) = (meter.cost(&t.text), meter.cost(&j.text));
             if (jc, j.text.len()) <= (tc, t.text.len()) {
                 j
             } else {
@@ -717,23 +722,21 @@ fn json_doc(value: &Value, tables: Vec<Choice>) -> Encoded {
     }
 }
 
-fn cost(text: &str, metric: Metric) -> usize {
-    match metric {
-        Metric::Tokens(kind) => Tokenizer::get(kind).count(text),
-        Metric::Bytes => text.len(),
-    }
-}
-
 /// `auto`: the cheapest of [`toon_auto`] and the notation documents the
-/// readability floor admits.
+/// readability floor admits, all measured with one [`Meter`].
 fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
-    let base = toon_auto(value, opts, toon4)?;
-    let base_cost = cost(&base.text, opts.metric);
+    let mut meter = Meter::new(opts.metric);
+    let (base, known) = toon_auto(value, opts, toon4, &mut meter)?;
+    let base_cost = match known {
+        Some(c) => c,
+        None => meter.cost(&base.text),
+    };
     match notation_best(
         value,
         opts,
         Some((base_cost, base.text.len())),
         Some(&base.text),
+        &mut meter,
     )? {
         Some(doc) => Ok(doc),
         None => Ok(base),
@@ -749,6 +752,7 @@ fn notation_best(
     opts: &Options,
     rival: Option<(usize, usize)>,
     rival_text: Option<&str>,
+    meter: &mut Meter,
 ) -> Result<Option<Encoded>> {
     let min = opts.min_readability;
     let variants: &[(bool, bool)] = match min {
@@ -781,11 +785,11 @@ fn notation_best(
             counted.push(doc.text.clone());
         }
         let c = match best {
-            Some((hi, _)) => match cost_unless_over(&doc.text, opts.metric, hi) {
+            Some((hi, _)) => match meter.cost_unless_over(&doc.text, hi) {
                 Some(c) => c,
                 None => continue,
             },
-            None => cost(&doc.text, opts.metric),
+            None => meter.cost(&doc.text),
         };
         // Against TOON or JSON (`out` still empty) only fewer tokens win: on
         // a tie the standard syntax is kept; between notation documents,
@@ -814,10 +818,15 @@ fn notation_best(
 /// `auto` over TOON and JSON: plain TOON; planned TOON when a collection is
 /// worth planning (unless the floor is 5: hoisted tables carry metadata a
 /// reader must apply); compact JSON unless a floor under its cost already
-/// rules it out.
-fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
+/// rules it out. Returns the document and its cost when that was counted.
+fn toon_auto(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    meter: &mut Meter,
+) -> Result<(Encoded, Option<usize>)> {
     if matches!(value, Value::Object(m) if is_wrapper(m)) {
-        return wrapped(value, opts);
+        return Ok((wrapped(value, opts)?, None));
     }
     let mut best = toon_doc(value, toon4, Vec::new())?;
     // A plain document's text answers for itself; otherwise the value is surveyed.
@@ -849,11 +858,11 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
         // TOON must wrap a look-alike; JSON text is read as it is.
         let toon = wrapped(value, opts)?;
         let json = json_doc(value, Vec::new());
-        let (tc, jc) = (cost(&toon.text, opts.metric), cost(&json.text, opts.metric));
+        let (tc, jc) = (meter.cost(&toon.text), meter.cost(&json.text));
         return Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
-            json
+            (json, Some(jc))
         } else {
-            toon
+            (toon, Some(tc))
         });
     }
     let json_floor = match opts.metric {
@@ -862,10 +871,11 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
     };
     let mut planned = None;
     if survey.candidates && opts.min_readability <= 4 {
-        let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
+        let mut planner = Planner::new(Mode::Best, toon4, opts.metric, meter);
         if let Some(value) = planner.run(value)? {
-            let doc = toon_doc(&value, toon4, planner.choices)?;
-            let c = cost(&doc.text, opts.metric);
+            let choices = std::mem::take(&mut planner.choices);
+            let doc = toon_doc(&value, toon4, choices)?;
+            let c = meter.cost(&doc.text);
             planned = Some((doc, c));
         }
     }
@@ -873,12 +883,12 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
     // until it is sure to cost less than JSON's floor; otherwise until it
     // costs more than the planned document.
     let best_cost = match planned {
-        None => match cost_unless_under(&best.text, opts.metric, json_floor) {
+        None => match meter.cost_unless_under(&best.text, json_floor) {
             Some(c) => c,
             // JSON costs more for certain: neither written nor counted.
-            None => return Ok(best),
+            None => return Ok((best, None)),
         },
-        Some((doc, c)) => match cost_unless_over(&best.text, opts.metric, c) {
+        Some((doc, c)) => match meter.cost_unless_over(&best.text, c) {
             Some(plain) if (c, doc.text.len()) >= (plain, best.text.len()) => plain,
             _ => {
                 best = doc;
@@ -888,30 +898,13 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
     };
     if json_floor > best_cost {
         // JSON costs more for certain: neither written nor counted.
-        return Ok(best);
+        return Ok((best, Some(best_cost)));
     }
     let json = json_doc(value, Vec::new());
     // JSON wins ties on cost when it is no longer; counted only as far as needed.
-    match cost_unless_over(&json.text, opts.metric, best_cost) {
-        Some(j) if (j, json.text.len()) <= (best_cost, best.text.len()) => Ok(json),
-        _ => Ok(best),
-    }
-}
-
-/// The cost of `text`, or `None` when it is sure to be under `lo`
-/// (see [`Tokenizer::count_unless_under`]).
-fn cost_unless_under(text: &str, metric: Metric, lo: usize) -> Option<usize> {
-    match metric {
-        Metric::Tokens(kind) => Tokenizer::get(kind).count_unless_under(text, lo),
-        Metric::Bytes => (text.len() >= lo).then_some(text.len()),
-    }
-}
-
-/// The cost of `text`, or `None` when it is sure to be over `hi`.
-fn cost_unless_over(text: &str, metric: Metric, hi: usize) -> Option<usize> {
-    match metric {
-        Metric::Tokens(kind) => Tokenizer::get(kind).count_unless_over(text, hi),
-        Metric::Bytes => (text.len() <= hi).then_some(text.len()),
+    match meter.cost_unless_over(&json.text, best_cost) {
+        Some(j) if (j, json.text.len()) <= (best_cost, best.text.len()) => Ok((json, Some(j))),
+        _ => Ok((best, Some(best_cost))),
     }
 }
 

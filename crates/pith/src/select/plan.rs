@@ -15,10 +15,10 @@
 //! its hyphen line; the fragment puts it one level deeper, a slight
 //! overestimate that the document-level comparison corrects.
 
+use super::meter::Meter;
 use super::{Choice, Metric, TableForm, replace_items};
 use crate::table::hoisted::{self, encoding_key};
 use crate::table::{Census, toon_tabular};
-use crate::tokens::Tokenizer;
 use crate::toon::EncodeOptions;
 use crate::{Map, Result, Value};
 
@@ -43,24 +43,30 @@ enum Member {
     Hoist(Value, Value),
 }
 
-pub(crate) struct Planner<'o> {
+pub(crate) struct Planner<'o, 'm> {
     mode: Mode,
     toon: &'o EncodeOptions,
-    tokenizer: Option<&'static Tokenizer>,
+    /// Fragments are counted in tokens (else in bytes, by a formula).
+    tokens: bool,
+    meter: &'m mut Meter,
     pub choices: Vec<Choice>,
     scratch: Vec<u8>,
     lines: String,
 }
 
-impl<'o> Planner<'o> {
-    pub fn new(mode: Mode, toon: &'o EncodeOptions, metric: Metric) -> Planner<'o> {
+impl<'o, 'm> Planner<'o, 'm> {
+    /// A planner; in [`Mode::Best`] it measures fragments with `meter`.
+    pub fn new(
+        mode: Mode,
+        toon: &'o EncodeOptions,
+        metric: Metric,
+        meter: &'m mut Meter,
+    ) -> Planner<'o, 'm> {
         Planner {
             mode,
             toon,
-            tokenizer: match metric {
-                Metric::Tokens(kind) => Some(Tokenizer::get(kind)),
-                Metric::Bytes => None,
-            },
+            tokens: matches!(metric, Metric::Tokens(_)),
+            meter,
             choices: Vec::new(),
             scratch: Vec::new(),
             lines: String::new(),
@@ -265,26 +271,23 @@ impl<'o> Planner<'o> {
     /// `indent` and counted as a whole line, when at most `bound`.
     fn measure(&mut self, indent: usize, bound: usize) -> Option<usize> {
         let pad = indent * self.toon.indent;
-        let cost = match self.tokenizer {
-            None => {
-                let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
-                self.scratch.len() + lines * (pad + 1)
+        let cost = if !self.tokens {
+            let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
+            self.scratch.len() + lines * (pad + 1)
+        } else if pad == 0 {
+            // The lines as they stand: counted in place.
+            self.scratch.push(b'\n');
+            self.meter
+                .cost_unless_over(&String::from_utf8_lossy(&self.scratch), bound)?
+        } else {
+            self.lines.clear();
+            let text = String::from_utf8_lossy(&self.scratch);
+            for line in text.split('\n') {
+                self.lines.extend(std::iter::repeat_n(' ', pad));
+                self.lines.push_str(line);
+                self.lines.push('\n');
             }
-            Some(t) if pad == 0 => {
-                // The lines as they stand: counted in place.
-                self.scratch.push(b'\n');
-                t.count_unless_over(&String::from_utf8_lossy(&self.scratch), bound)?
-            }
-            Some(t) => {
-                self.lines.clear();
-                let text = String::from_utf8_lossy(&self.scratch);
-                for line in text.split('\n') {
-                    self.lines.extend(std::iter::repeat_n(' ', pad));
-                    self.lines.push_str(line);
-                    self.lines.push('\n');
-                }
-                t.count_unless_over(&self.lines, bound)?
-            }
+            self.meter.cost_unless_over(&self.lines, bound)?
         };
         (cost <= bound).then_some(cost)
     }
