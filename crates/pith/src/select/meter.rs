@@ -3,6 +3,7 @@
 //! so that the lines they share are tokenized once.
 
 use super::Metric;
+use super::bound::text_floor;
 use crate::tokens::{LineCounts, Tokenizer};
 
 /// Costs of candidate texts under one metric.
@@ -37,6 +38,14 @@ impl Meter {
             (None, Metric::Tokens(kind)) => Tokenizer::get(kind).count_unless_under(text, lo),
             (None, Metric::Bytes) => (text.len() >= lo).then_some(text.len()),
         }
+    }
+
+    /// Whether a floor read off `text`'s bytes already puts its cost over
+    /// `hi` (see [`text_floor`]), so that it need not be counted: worth
+    /// asking of a text that shares few lines with those counted before.
+    /// Only for exact tokenizers; other costs are as cheap as their floors.
+    pub(crate) fn floor_over(&self, text: &str, hi: usize) -> bool {
+        self.lines.is_some() && text.len() > hi && text_floor(text) > hi
     }
 
     /// The cost of `text`, or `None` when it is sure to be over `hi`.

@@ -888,7 +888,10 @@ fn toon_auto(
             // JSON costs more for certain: neither written nor counted.
             None => return Ok((best, None)),
         },
-        Some((doc, c)) => match meter.cost_unless_over(&best.text, c) {
+        Some((doc, c)) => match (!meter.floor_over(&best.text, c))
+            .then(|| meter.cost_unless_over(&best.text, c))
+            .flatten()
+        {
             Some(plain) if (c, doc.text.len()) >= (plain, best.text.len()) => plain,
             _ => {
                 best = doc;
@@ -1223,6 +1226,23 @@ mod tests {
             }
             if let Some(f) = text::survey_text(&toon, indent, delimiter.as_byte(), false) {
                 prop_assert!(f.bytes <= json.len(), "text bytes {} > {}: {json}\n{toon}", f.bytes, json.len());
+            }
+            // The floor of any text, on every form's text.
+            let mut texts = vec![json.clone(), toon];
+            for min in [3, 5] {
+                let mut n = crate::notation::Options::for_readability(min, true);
+                n.indent = indent;
+                n.delimiter = delimiter;
+                texts.push(crate::notation::encode(&v, &n).expect("notation").text);
+            }
+            for form in [Form::Hoisted, Form::HoistedCompact] {
+                let o = Options { form, metric: Metric::Bytes, ..Options::default() };
+                texts.push(encode(&v, &o).expect("encodes").text);
+            }
+            for t in &texts {
+                let f = bound::text_floor(t);
+                let (o, c) = (Tokenizer::get(TokenizerKind::O200k).count(t), Tokenizer::get(TokenizerKind::Cl100k).count(t));
+                prop_assert!(f <= o && f <= c, "text floor {f} > {o}/{c}: {t:?}");
             }
         }
     }

@@ -275,13 +275,21 @@ impl<'o, 'm> Planner<'o, 'm> {
             let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
             self.scratch.len() + lines * (pad + 1)
         } else if pad == 0 {
-            // The lines as they stand: counted in place.
+            // The lines as they stand: counted in place, unless their floor
+            // already exceeds the bound (a rival's cost).
             self.scratch.push(b'\n');
-            self.meter
-                .cost_unless_over(&String::from_utf8_lossy(&self.scratch), bound)?
+            let text = String::from_utf8_lossy(&self.scratch);
+            if self.meter.floor_over(&text, bound) {
+                return None;
+            }
+            self.meter.cost_unless_over(&text, bound)?
         } else {
             self.lines.clear();
             let text = String::from_utf8_lossy(&self.scratch);
+            // Indentation adds no piece to the floor (see `text_floor`).
+            if self.meter.floor_over(&text, bound) {
+                return None;
+            }
             for line in text.split('\n') {
                 self.lines.extend(std::iter::repeat_n(' ', pad));
                 self.lines.push_str(line);
