@@ -21,6 +21,17 @@ impl Meter {
         Meter { metric, lines }
     }
 
+    /// A meter that remembers nothing and reads no floors: every cost is
+    /// the tokenizer's own count of the whole text (the reference the
+    /// memo and the floors are tested against).
+    #[cfg(test)]
+    pub(crate) fn plain(metric: Metric) -> Meter {
+        Meter {
+            metric,
+            lines: None,
+        }
+    }
+
     /// The cost of `text`.
     pub(crate) fn cost(&mut self, text: &str) -> usize {
         match (&mut self.lines, self.metric) {

@@ -745,8 +745,14 @@ fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded>
 
 /// The notation documents the floor admits, the cheapest of them; with
 /// `rival` (its cost and bytes), only one that is cheaper. A document that
-/// is the rival's text (`rival_text`) under the marker, or the text of a
-/// variant already counted, is not counted again: it cannot be cheaper.
+/// is the rival's text (`rival_text`) under the marker is not counted: it
+/// cannot be cheaper.
+///
+/// The variants share the value's references, found once. A variant that is
+/// known to write the text of one already written is not written again (it
+/// cannot be cheaper either): one with references, when the value has
+/// none, is the one without; one with derived columns, when writing it
+/// turned no column into a derived one, is the one without.
 fn notation_best(
     value: &Value,
     opts: &Options,
@@ -754,35 +760,35 @@ fn notation_best(
     rival_text: Option<&str>,
     meter: &mut Meter,
 ) -> Result<Option<Encoded>> {
-    let min = opts.min_readability;
-    let variants: &[(bool, bool)] = match min {
-        5.. => &[(false, false)],
-        4 => &[(true, false), (false, true)],
-        _ => &[(true, true), (true, false), (false, true)],
-    };
-    let tokenizer = match opts.metric {
-        Metric::Tokens(kind) => kind,
-        Metric::Bytes => TokenizerKind::Bytes4,
-    };
+    let tokenizer = notation_options(opts, false, false).tokenizer;
+    // From `auto`, the value has been written as TOON with this depth limit.
+    let mut shared = crate::notation::Shared::new(value, rival.is_some());
+    // Per value of `references` (as written): whether derived columns can
+    // change the text, once a variant with them has been written.
+    let mut derives: [Option<bool>; 2] = [None, None];
+    // The variants written, as (references, derived columns) that mattered.
+    let mut written: Vec<(bool, bool)> = Vec::new();
     let mut best = rival;
     let mut out = None;
-    let mut counted: Vec<String> = Vec::new();
-    for &(references, derived) in variants {
-        let n = crate::notation::Options {
-            references,
-            derived,
-            indent: opts.toon.indent,
-            delimiter: opts.toon.delimiter,
-            max_depth: opts.toon.max_depth,
-            tokenizer,
-        };
-        let doc = crate::notation::encode(value, &n)?;
-        let body = &doc.text[crate::notation::MARKER.len() + 1..];
-        if rival_text == Some(body) || counted.contains(&doc.text) {
+    for &(references, derived) in variants(opts.min_readability) {
+        let references = references && shared.has_refs(tokenizer);
+        let derived = derived && derives[usize::from(references)] != Some(false);
+        if written.contains(&(references, derived)) {
             continue;
         }
-        if variants.len() > 1 {
-            counted.push(doc.text.clone());
+        let n = notation_options(opts, references, derived);
+        let (doc, effects) = crate::notation::encode_shared(&n, &mut shared)?;
+        let derived = derived && effects.derived_columns;
+        if n.derived {
+            derives[usize::from(references)] = Some(derived);
+        }
+        if written.contains(&(references, derived)) {
+            continue;
+        }
+        written.push((references, derived));
+        let body = &doc.text[crate::notation::MARKER.len() + 1..];
+        if rival_text == Some(body) {
+            continue;
         }
         let c = match best {
             Some((hi, _)) => match meter.cost_unless_over(&doc.text, hi) {
@@ -813,6 +819,32 @@ fn notation_best(
         }
     }
     Ok(out)
+}
+
+/// The variants of the notation a readability floor admits, as (references,
+/// derived columns), in the order `auto` writes them.
+fn variants(min_readability: u8) -> &'static [(bool, bool)] {
+    match min_readability {
+        5.. => &[(false, false)],
+        4 => &[(true, false), (false, true)],
+        _ => &[(true, true), (true, false), (false, true)],
+    }
+}
+
+/// The notation's options for one variant under `opts`: its layout, and the
+/// tokenizer of the metric (the estimate for bytes).
+fn notation_options(opts: &Options, references: bool, derived: bool) -> crate::notation::Options {
+    crate::notation::Options {
+        references,
+        derived,
+        indent: opts.toon.indent,
+        delimiter: opts.toon.delimiter,
+        max_depth: opts.toon.max_depth,
+        tokenizer: match opts.metric {
+            Metric::Tokens(kind) => kind,
+            Metric::Bytes => TokenizerKind::Bytes4,
+        },
+    }
 }
 
 /// `auto` over TOON and JSON: plain TOON; planned TOON when a collection is
@@ -1200,6 +1232,201 @@ mod tests {
                     }),
             ]
         })
+    }
+
+    /// [`toon_auto`] as its rules say, with nothing ruled out early: every
+    /// candidate written and counted whole by the tokenizer (no memo, no
+    /// floors), the choices made on exact costs.
+    fn reference_base(value: &Value, opts: &Options) -> Encoded {
+        let toon4 = toon4(&opts.toon);
+        let cost = |text: &str| Meter::plain(opts.metric).cost(text);
+        if matches!(value, Value::Object(m) if is_wrapper(m)) {
+            return wrapped(value, opts).unwrap();
+        }
+        let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
+        if survey.look_alike {
+            let toon = wrapped(value, opts).unwrap();
+            let json = json_doc(value, Vec::new());
+            return if (cost(&json.text), json.text.len()) <= (cost(&toon.text), toon.text.len()) {
+                json
+            } else {
+                toon
+            };
+        }
+        let mut best = toon_doc(value, &toon4, Vec::new()).unwrap();
+        if survey.candidates && opts.min_readability <= 4 {
+            let mut meter = Meter::plain(opts.metric);
+            let mut planner = Planner::new(Mode::Best, &toon4, opts.metric, &mut meter);
+            if let Some(planned) = planner.run(value).unwrap() {
+                let choices = std::mem::take(&mut planner.choices);
+                let doc = toon_doc(&planned, &toon4, choices).unwrap();
+                if (cost(&doc.text), doc.text.len()) < (cost(&best.text), best.text.len()) {
+                    best = doc;
+                }
+            }
+        }
+        let json = json_doc(value, Vec::new());
+        if (cost(&json.text), json.text.len()) <= (cost(&best.text), best.text.len()) {
+            json
+        } else {
+            best
+        }
+    }
+
+    /// `auto` as its rules say: [`reference_base`], then every variant of
+    /// the notation the floor admits, written and counted whole (none
+    /// skipped as a copy of another).
+    fn reference_auto(value: &Value, opts: &Options) -> Encoded {
+        let cost = |text: &str| Meter::plain(opts.metric).cost(text);
+        let base = reference_base(value, opts);
+        let mut best = (cost(&base.text), base.text.len());
+        let mut out = None;
+        for &(references, derived) in variants(opts.min_readability) {
+            let n = notation_options(opts, references, derived);
+            let doc = crate::notation::encode(value, &n).unwrap();
+            if doc.text[crate::notation::MARKER.len() + 1..] == base.text {
+                continue;
+            }
+            let c = (cost(&doc.text), doc.text.len());
+            let wins = if out.is_none() {
+                c.0 < best.0
+            } else {
+                c < best
+            };
+            if wins {
+                best = c;
+                out = Some(doc.text);
+            }
+        }
+        out.map_or(base, |text| Encoded {
+            text,
+            syntax: Syntax::Json,
+            wrapped: false,
+            tables: Vec::new(),
+        })
+    }
+
+    /// Rows for the notation's lookups: enough of them for derived columns
+    /// (a constant, a template over the id, sometimes broken in one row), a
+    /// repeated nested object and repeated long strings, some keys missing.
+    fn lookups() -> impl Strategy<Value = Value> {
+        (
+            8usize..24,
+            prop::collection::vec(primitive(), 1..4),
+            any::<bool>(),
+            any::<bool>(),
+            0usize..24,
+        )
+            .prop_map(|(n, cells, root, nested, broken)| {
+                let owner: Map = [
+                    ("login", Value::from("octocat")),
+                    ("id", Value::from(583231)),
+                    ("url", Value::from("https://api.github.com/users/octocat")),
+                ]
+                .into_iter()
+                .collect();
+                let rows: Vec<Value> = (0..n)
+                    .map(|i| {
+                        let mut m = Map::new();
+                        m.insert("id", Value::from(i as i64 + 100));
+                        m.insert("state", Value::from("open"));
+                        let url = if i == broken {
+                            "https://x.org/other".to_owned()
+                        } else {
+                            format!("https://x.org/issues/{}", i + 100)
+                        };
+                        m.insert("url", Value::from(url));
+                        if nested || i % 3 == 0 {
+                            m.insert("user", Value::Object(owner.clone()));
+                        }
+                        if i % 4 != 1 {
+                            m.insert("label", Value::from("a long repeated label text"));
+                        }
+                        m.insert("x", cells[i % cells.len()].clone());
+                        Value::Object(m)
+                    })
+                    .collect();
+                if root {
+                    Value::Array(rows)
+                } else {
+                    Value::Object([("items", Value::Array(rows))].into_iter().collect())
+                }
+            })
+    }
+
+    /// A few rows over a few keys, each key in some rows only, holding
+    /// primitives, short lists or small objects: collections whose TOON,
+    /// seed and compact tables cost about the same.
+    fn sparse() -> impl Strategy<Value = Value> {
+        let cell = prop_oneof![
+            primitive(),
+            prop::collection::vec(primitive(), 0..3).prop_map(Value::Array),
+            (primitive(), primitive())
+                .prop_map(|(a, b)| { Value::Object([("a", a), ("b", b)].into_iter().collect()) }),
+        ];
+        let row = prop::collection::vec(
+            (
+                prop::sample::select(vec!["id", "name", "tags", "meta", "n"]),
+                cell,
+            ),
+            1..5,
+        )
+        .prop_map(|entries| {
+            let mut m = Map::new();
+            for (k, v) in entries {
+                m.insert(k, v);
+            }
+            Value::Object(m)
+        });
+        (prop::collection::vec(row, 2..6), any::<bool>()).prop_map(|(rows, nest)| {
+            let rows = Value::Array(rows);
+            let inner: Map = [("rows", rows)].into_iter().collect();
+            if nest {
+                Value::Object(
+                    [("data", Value::Object(inner)), ("n", Value::from(1))]
+                        .into_iter()
+                        .collect(),
+                )
+            } else {
+                Value::Object(inner)
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+        /// `auto` writes, to the byte, what its rules choose on exact costs
+        /// of every candidate: what the memo, the floors and the variants
+        /// left unwritten rule out never changes the choice.
+        #[test]
+        fn auto_chooses_what_exact_costs_choose(
+            v in prop_oneof![value(), lookups(), sparse()],
+            floor in 2u8..=5,
+            m in 0usize..4,
+            indent in 1usize..=2,
+        ) {
+            let metric = [
+                Metric::Tokens(TokenizerKind::O200k),
+                Metric::Tokens(TokenizerKind::Cl100k),
+                Metric::Tokens(TokenizerKind::Bytes4),
+                Metric::Bytes,
+            ][m];
+            let opts = Options {
+                metric,
+                min_readability: floor,
+                toon: EncodeOptions { indent, ..EncodeOptions::default() },
+                ..Options::default()
+            };
+            let got = encode(&v, &opts).unwrap();
+            let want = reference_auto(&v, &opts);
+            prop_assert_eq!(&got.text, &want.text);
+            // And the TOON and JSON candidates alone (the planner's choices
+            // show there even where the notation wins).
+            let toon4 = toon4(&opts.toon);
+            let (base, _) = toon_auto(&v, &opts, &toon4, &mut Meter::new(metric)).unwrap();
+            prop_assert_eq!(&base.text, &reference_base(&v, &opts).text);
+        }
     }
 
     proptest! {

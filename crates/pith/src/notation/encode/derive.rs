@@ -74,11 +74,12 @@ pub(super) struct Facts {
 
 /// Turns the columns of `rows` that are constants or templates into
 /// derived columns; `facts` holds what the census found of each. Every row
-/// is an object here (the caller checks).
-pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map], facts: &[Facts]) {
+/// is an object here (the caller checks). Returns whether it turned any.
+pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map], facts: &[Facts]) -> bool {
     if rows.len() < MIN_ROWS {
-        return;
+        return false;
     }
+    let mut turned = false;
     // Column `i`'s key is looked for at position `i` of each row first.
     // Constants first: a template's fields are cells that stay.
     for (i, c) in cols.iter_mut().enumerate() {
@@ -89,6 +90,7 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map], facts: &[Facts]) {
         match first {
             Some(v) if v.is_primitive() && rows.iter().all(|r| get(r, c.key, i) == Some(v)) => {
                 c.kind = Kind::Derived(Rule::Constant(v.clone()));
+                turned = true;
             }
             _ => {}
         }
@@ -127,8 +129,10 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map], facts: &[Facts]) {
         if let Some((pieces, names)) = template((key, i), &candidates, rows) {
             used_as_field.extend(names);
             cols[i].kind = Kind::Derived(Rule::Template(pieces));
+            turned = true;
         }
     }
+    turned
 }
 
 /// Turns every derived column of `cols` back into a column of cells.

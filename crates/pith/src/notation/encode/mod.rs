@@ -61,6 +61,65 @@ impl Notation {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
+    let mut shared = Shared::new(value, false);
+    encode_shared(opts, &mut shared).map(|(doc, _)| doc)
+}
+
+/// What the variants of one value share (`auto` writes up to three): the
+/// value, whether its depth is known to be within the limit, and its
+/// references, found on first need and kept.
+pub(crate) struct Shared<'a> {
+    value: &'a Value,
+    depth_checked: bool,
+    refs: Option<(crate::tokens::TokenizerKind, Refs<'a>)>,
+}
+
+impl<'a> Shared<'a> {
+    /// `depth_checked`: the caller knows `value` nests no deeper than the
+    /// `max_depth` of the options it will pass (it has written it as TOON
+    /// with that limit, say).
+    pub(crate) fn new(value: &'a Value, depth_checked: bool) -> Shared<'a> {
+        Shared {
+            value,
+            depth_checked,
+            refs: None,
+        }
+    }
+
+    /// Whether the value has references worth making, judged in tokens of
+    /// `tokenizer`: when it has none, a variant with references is the one
+    /// without, to the byte.
+    pub(crate) fn has_refs(&mut self, tokenizer: crate::tokens::TokenizerKind) -> bool {
+        !self.refs(tokenizer).names.is_empty()
+    }
+
+    fn refs(&mut self, tokenizer: crate::tokens::TokenizerKind) -> &Refs<'a> {
+        let value = self.value;
+        if self
+            .refs
+            .as_ref()
+            .is_none_or(|(kind, _)| *kind != tokenizer)
+        {
+            self.refs = Some((tokenizer, Refs::find(value, Tokenizer::get(tokenizer))));
+        }
+        &self.refs.get_or_insert_with(|| (tokenizer, Refs::none())).1
+    }
+}
+
+/// What writing a variant found out beyond its text.
+pub(crate) struct Effects {
+    /// Whether planning a table turned any column into a derived one (kept
+    /// or not): when none, the variant with derived columns is the one
+    /// without, to the byte.
+    pub(crate) derived_columns: bool,
+}
+
+/// [`encode`] with what the value's variants share.
+pub(crate) fn encode_shared(
+    opts: &Options,
+    shared: &mut Shared<'_>,
+) -> Result<(Notation, Effects)> {
+    let value = shared.value;
     if opts.indent == 0 {
         return Err(Error::new(
             ErrorKind::Indentation,
@@ -68,19 +127,20 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
         ));
     }
     let max_depth = crate::depth_limit(opts.max_depth);
-    if value.depth() > max_depth {
+    if !shared.depth_checked && value.depth() > max_depth {
         return Err(Error::at_path(
             ErrorKind::DepthLimit,
             "$",
             format!("expected at most {max_depth} levels of nesting, found more"),
         ));
     }
+    let none = Refs::none();
     let refs = if opts.references {
-        Refs::find(value, Tokenizer::get(opts.tokenizer))
+        shared.refs(opts.tokenizer)
     } else {
-        Refs::none()
+        &none
     };
-    let mut w = Writer::new(opts, &refs);
+    let mut w = Writer::new(opts, refs);
     // The marker first: the prelude goes in after it once the body is
     // written, and the body is never copied whole.
     let mut body = String::with_capacity(64);
@@ -101,11 +161,17 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
     let prelude = w.prelude();
     body.insert_str(MARKER.len() + 1, &prelude);
     let (text, anchors) = w.anchor(body);
-    Ok(Notation {
+    let doc = Notation {
         text,
         references: w.defined + anchors,
         derived: w.derived,
-    })
+    };
+    Ok((
+        doc,
+        Effects {
+            derived_columns: w.derive_turned,
+        },
+    ))
 }
 
 /// Brackets the mark of a named primitive in text being written: NUL never
@@ -149,6 +215,9 @@ pub(super) struct Writer<'o, 'r, 'a> {
     defined: usize,
     /// Derived columns in the tables written so far and kept.
     derived: usize,
+    /// Whether planning turned any column into a derived one, in any
+    /// table, kept or not.
+    derive_turned: bool,
 }
 
 impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
@@ -162,6 +231,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             uses: Vec::new(),
             defined: 0,
             derived: 0,
+            derive_turned: false,
         }
     }
 

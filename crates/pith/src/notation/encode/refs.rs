@@ -75,7 +75,13 @@ impl<'a> Refs<'a> {
         if self.at.is_empty() {
             return None;
         }
-        self.at.get(&address(v)).copied()
+        // Only containers and long strings are ever named: most cells are
+        // told without a lookup.
+        match v {
+            Value::String(s) if s.len() < MIN_STRING => None,
+            Value::Null | Value::Bool(_) | Value::Number(_) => None,
+            _ => self.at.get(&address(v)).copied(),
+        }
     }
 
     /// The compact-JSON size of the value a name stands for.

@@ -168,7 +168,7 @@ impl Writer<'_, '_, '_> {
                     texts: c.texts == rows.len(),
                 })
                 .collect();
-            derive::apply(&mut cols, rows, &facts);
+            self.derive_turned |= derive::apply(&mut cols, rows, &facts);
             // A row must keep a cell: a row whose every other key is absent
             // would be an empty line.
             if level == 0 && rows.iter().any(|r| !has_cell(&cols, r)) {
