@@ -232,11 +232,13 @@ pub(crate) fn text_floor(text: &str) -> usize {
         t[b'\t' as usize] = SPACE;
         t
     };
-    /// What a character adds, by the kinds of the one before it, its own
-    /// and the next one's: a piece where a run ends (see above), less one
-    /// for a joiner before a run.
-    static DELTA: [[[i8; 5]; 5]; 5] = {
-        let mut t = [[[0i8; 5]; 5]; 5];
+    /// The scan's steps: the state is the kinds of the character before and
+    /// of the current one (`before * 5 + here`); a step by the next one's
+    /// kind gives what the current character adds (a piece where a run
+    /// ends, see above, less one for a joiner before a run) and the next
+    /// state. 128 entries, so that a masked index needs no bounds check.
+    static STEP: [(i8, u8); 128] = {
+        let mut t = [(0i8, 0u8); 128];
         let mut before = 0;
         while before < 5 {
             let mut here = 0;
@@ -251,7 +253,7 @@ pub(crate) fn text_floor(text: &str) -> usize {
                         _ => false,
                     };
                     let joined = h == JOINER && matches!(n, LETTER | DIGIT | PUNCT);
-                    t[before][here][next] = piece as i8 - joined as i8;
+                    t[(before * 5 + here) * 5 + next] = (piece as i8 - joined as i8, h * 5 + n);
                     next += 1;
                 }
                 here += 1;
@@ -270,11 +272,11 @@ pub(crate) fn text_floor(text: &str) -> usize {
         return 0;
     };
     let mut total: isize = 0;
-    let mut before = SPACE;
-    let mut here = kind(first, b.get(1).copied().unwrap_or(0));
+    let mut state = kind(first, b.get(1).copied().unwrap_or(0));
     let mut step = |next: u8| {
-        total += isize::from(DELTA[usize::from(before)][usize::from(here)][usize::from(next)]);
-        (before, here) = (here, next);
+        let (add, to) = STEP[(usize::from(state) * 5 + usize::from(next)) & 127];
+        total += isize::from(add);
+        state = to;
     };
     for w in b.windows(3) {
         step(kind(w[1], w[2]));
