@@ -763,6 +763,8 @@ fn notation_best(
     let tokenizer = notation_options(opts, false, false).tokenizer;
     // From `auto`, the value has been written as TOON with this depth limit.
     let mut shared = crate::notation::Shared::new(value, rival.is_some());
+    // The rival's length, and a little more for the marker and the names.
+    shared.size_hint = rival.map_or(0, |(_, bytes)| bytes + bytes / 16 + 64);
     // Per value of `references` (as written): whether derived columns can
     // change the text, once a variant with them has been written.
     let mut derives: [Option<bool>; 2] = [None, None];

@@ -18,6 +18,7 @@ mod refs;
 mod table;
 
 use self::refs::Refs;
+use self::table::Tally;
 use super::{MARKER, Options};
 use crate::tokens::Tokenizer;
 use crate::toon::Spec;
@@ -72,6 +73,8 @@ pub(crate) struct Shared<'a> {
     value: &'a Value,
     depth_checked: bool,
     refs: Option<(crate::tokens::TokenizerKind, Refs<'a>)>,
+    /// About how long a document will be (the text is allocated once).
+    pub(crate) size_hint: usize,
 }
 
 impl<'a> Shared<'a> {
@@ -83,6 +86,7 @@ impl<'a> Shared<'a> {
             value,
             depth_checked,
             refs: None,
+            size_hint: 0,
         }
     }
 
@@ -134,6 +138,7 @@ pub(crate) fn encode_shared(
             format!("expected at most {max_depth} levels of nesting, found more"),
         ));
     }
+    let size_hint = shared.size_hint;
     let none = Refs::none();
     let refs = if opts.references {
         shared.refs(opts.tokenizer)
@@ -143,19 +148,16 @@ pub(crate) fn encode_shared(
     let mut w = Writer::new(opts, refs);
     // The marker first: the prelude goes in after it once the body is
     // written, and the body is never copied whole.
-    let mut body = String::with_capacity(64);
+    let mut body = String::with_capacity(size_hint.max(64));
     body.push_str(MARKER);
     body.push('\n');
     match value {
         Value::Object(m) => w.object_lines(&mut body, m, 0),
-        Value::Array(items) if table_worthy(items) => {
-            let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
-            w.table(&mut body, None, &rows, None, 0)
-        }
-        Value::Array(items) if items.iter().all(Value::is_primitive) => {
-            w.inline_array(&mut body, None, items)
-        }
-        Value::Array(items) => w.root_list(&mut body, items),
+        Value::Array(items) => match w.table_rows(items) {
+            Some((rows, tally)) => w.table(&mut body, None, &rows, tally, None, 0),
+            None if items.iter().all(Value::is_primitive) => w.inline_array(&mut body, None, items),
+            None => w.root_list(&mut body, items),
+        },
         v => w.cell(&mut body, v),
     }
     let prelude = w.prelude();
@@ -415,16 +417,22 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 self.indent(out, depth);
                 self.inline_array(out, Some(key), items);
             }
-            Value::Array(items) if table_worthy(items) => {
-                let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
+            Value::Array(items) => {
+                let Some((rows, tally)) = self.table_rows(items) else {
+                    self.indent(out, depth);
+                    write_key_str(out, key);
+                    out.push_str(": ");
+                    self.flow_inner(out, v);
+                    return;
+                };
                 if rows.len() > 3 {
-                    self.table(out, Some(key), &rows, None, depth);
+                    self.table(out, Some(key), &rows, tally, None, depth);
                     return;
                 }
                 // A short array of objects: as a table, as one flow value,
                 // or as a list of `- ` items whose members are lines (where
                 // a member holds a table of its own, say).
-                let table = self.render(|w, o| w.table(o, Some(key), &rows, None, depth));
+                let table = self.render(|w, o| w.table(o, Some(key), &rows, tally, None, depth));
                 let flow = self.render(|w, o| {
                     w.indent(o, depth);
                     write_key_str(o, key);
@@ -443,12 +451,6 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 } else {
                     self.keep_cheaper(out, table, flow);
                 }
-            }
-            Value::Array(_) => {
-                self.indent(out, depth);
-                write_key_str(out, key);
-                out.push_str(": ");
-                self.flow_inner(out, v);
             }
             v => {
                 self.indent(out, depth);
@@ -511,6 +513,20 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             out.push(if i == 0 { ' ' } else { self.delimiter });
             self.cell(out, v);
         }
+    }
+
+    /// The rows of `items` and their tally, when they make a table: all of
+    /// them objects, none empty, and the tally [`worthy`](Tally::worthy).
+    fn table_rows<'v>(&self, items: &'v [Value]) -> Option<(Vec<&'v Map>, Tally<'v>)> {
+        let rows: Vec<&Map> = items
+            .iter()
+            .map(|v| v.as_object().filter(|m| !m.is_empty()))
+            .collect::<Option<_>>()?;
+        if rows.is_empty() {
+            return None;
+        }
+        let tally = self.tally(&rows);
+        tally.worthy(rows.len()).then_some((rows, tally))
     }
 
     /// The delimiter's mark inside `[N…]`: nothing for a comma.
@@ -618,32 +634,6 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 }
 
-/// Whether `items` make a table: all of them objects, none empty, and at
-/// least half of the grid of rows × columns filled (rows that share few
-/// keys would make a table of mostly empty cells).
-fn table_worthy(items: &[Value]) -> bool {
-    let mut keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut filled = 0usize;
-    let mut last: Option<&Map> = None;
-    for v in items {
-        let Value::Object(m) = v else {
-            return false;
-        };
-        if m.is_empty() {
-            return false;
-        }
-        filled += m.len();
-        // Rows mostly repeat the keys of the row before: those add none.
-        let repeats =
-            |l: &Map| l.len() == m.len() && l.keys().zip(m.keys()).all(|(a, b)| same(a, b));
-        if !last.is_some_and(repeats) {
-            keys.extend(m.keys().map(String::as_str));
-            last = Some(m);
-        }
-    }
-    !items.is_empty() && filled * 2 >= keys.len() * items.len()
-}
-
 /// Whether two strings are equal, compared inline: keys and short values are
 /// compared once per row or cell, and most are a few bytes long, where a
 /// call to `memcmp` costs more than the comparison.
@@ -708,11 +698,7 @@ fn flow_primitive(out: &mut String, v: &Value) {
 /// A number's canonical text.
 #[inline]
 fn push_number(out: &mut String, n: &Number) {
-    match n.as_i64() {
-        // An integer's canonical text is its digits.
-        Some(i) => out.push_str(itoa::Buffer::new().format(i)),
-        None => append(out, |b| n.write_to(b)),
-    }
+    n.push_to(out);
 }
 
 /// `true`, `false` or `null`.

@@ -162,7 +162,11 @@ impl<'a> Walk<'a> {
                 h.write_u64(0x6f62_6a00 ^ m.len() as u64);
                 let mut size = 2 + m.len().saturating_sub(1);
                 for (k, child) in m.iter() {
-                    let (ch, cs) = self.visit(child, k, is_id_like(k));
+                    // Only a string long enough to be named asks whether its
+                    // key is an identity's.
+                    let id_like =
+                        matches!(child, Value::String(s) if s.len() >= MIN_STRING) && is_id_like(k);
+                    let (ch, cs) = self.visit(child, k, id_like);
                     h.write(k.as_bytes());
                     h.write_u64(ch);
                     size += k.len() + 3 + cs;
@@ -208,21 +212,44 @@ impl<'a> Walk<'a> {
         }
         const NONE: u32 = u32::MAX;
         let key = RandomState::new().hash_one(0x7265_6673_u64);
-        let mut first: HashMap<u64, u32, BuildHasherDefault<Prehashed>> = HashMap::default();
-        let mut heads: Vec<Head> = Vec::new();
-        let mut reps: Vec<usize> = Vec::new();
-        let mut class_of: Vec<u32> = vec![NONE; nodes.len()];
-        for (i, n) in nodes.iter().enumerate() {
+        let eligible = |n: &Node<'_>| {
             let min = if matches!(n.value, Value::String(_)) {
                 MIN_STRING
             } else {
                 MIN_SUBTREE
             };
-            if n.size < min {
+            n.size >= min
+        };
+        // Most values occur once. A first pass counts hashes in a table of
+        // two-bit counters small enough to stay in cache (they saturate at
+        // two); a node whose counter stays at one has no equal and goes into
+        // no class, so only the others are looked up below.
+        let slots = (nodes.len() * 16).next_power_of_two().max(64);
+        let mut seen = vec![0u64; slots / 32];
+        let slot = |h: u64| (h as usize) & (slots - 1);
+        for n in nodes.iter().filter(|n| eligible(n)) {
+            let at = slot(mix(n.hash ^ key));
+            let (word, shift) = (at / 32, (at % 32) * 2);
+            let count = (seen[word] >> shift) & 3;
+            if count < 2 {
+                seen[word] += 1 << shift;
+            }
+        }
+        let repeated = |h: u64| {
+            let at = slot(h);
+            (seen[at / 32] >> ((at % 32) * 2)) & 3 >= 2
+        };
+        let mut first: HashMap<u64, u32, BuildHasherDefault<Prehashed>> = HashMap::default();
+        let mut heads: Vec<Head> = Vec::new();
+        let mut reps: Vec<usize> = Vec::new();
+        let mut class_of: Vec<u32> = vec![NONE; nodes.len()];
+        for (i, n) in nodes.iter().enumerate() {
+            let mixed = mix(n.hash ^ key);
+            if !eligible(n) || !repeated(mixed) {
                 continue;
             }
             let new_head = heads.len() as u32;
-            let mut h = *first.entry(mix(n.hash ^ key)).or_insert(new_head);
+            let mut h = *first.entry(mixed).or_insert(new_head);
             if h == new_head {
                 heads.push(Head {
                     node: i as u32,
@@ -477,15 +504,47 @@ impl Hasher for Fx {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
             let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w) ^ chunk.len() as u64);
+            w.copy_from_slice(word);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
         }
     }
 
     fn write_u64(&mut self, i: u64) {
         self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    // Numbers hash their parts through these: one step each, not a byte loop.
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_i32(&mut self, i: i32) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as u64);
     }
 }
 

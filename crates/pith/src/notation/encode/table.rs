@@ -67,9 +67,33 @@ struct Census {
     texts: usize,
 }
 
+/// What a collection's rows hold, key by key: what its table is planned
+/// from, and what tells whether it makes a table at all.
+pub(super) struct Tally<'a> {
+    /// The union of the rows' keys, in first-seen order.
+    keys: Vec<&'a str>,
+    census: Vec<Census>,
+}
+
+impl Tally<'_> {
+    /// Whether `rows` rows make a table: at least half of the grid of rows ×
+    /// columns filled (rows that share few keys would make a table of mostly
+    /// empty cells).
+    pub(super) fn worthy(&self, rows: usize) -> bool {
+        let filled: usize = self.census.iter().map(|c| c.present).sum();
+        filled * 2 >= self.keys.len() * rows
+    }
+}
+
 impl Writer<'_, '_, '_> {
     /// Plans the columns of `rows` (every row an object).
     fn plan<'a>(&mut self, rows: &[&'a Map], level: usize, derive_ok: bool) -> Vec<Col<'a>> {
+        let tally = self.tally(rows);
+        self.plan_tally(rows, tally, level, derive_ok)
+    }
+
+    /// What `rows` (every row an object) hold, in one pass.
+    pub(super) fn tally<'a>(&self, rows: &[&'a Map]) -> Tally<'a> {
         let mut index: HashMap<&'a str, usize> = HashMap::new();
         let mut keys: Vec<&'a str> = Vec::new();
         let mut census: Vec<Census> = Vec::new();
@@ -116,6 +140,18 @@ impl Writer<'_, '_, '_> {
                 }
             }
         }
+        Tally { keys, census }
+    }
+
+    /// Plans the columns of `rows` from their tally.
+    fn plan_tally<'a>(
+        &mut self,
+        rows: &[&'a Map],
+        tally: Tally<'a>,
+        level: usize,
+        derive_ok: bool,
+    ) -> Vec<Col<'a>> {
+        let Tally { keys, census } = tally;
         let mut cols: Vec<Col<'a>> = Vec::with_capacity(keys.len());
         for (&key, c) in keys.iter().zip(&census) {
             let optional = c.present < rows.len();
@@ -178,17 +214,19 @@ impl Writer<'_, '_, '_> {
         cols
     }
 
-    /// A table of `rows`: `key[N]{…}:` and one row per line; `names` makes
-    /// it a keyed table (`key[N:]{…}:`, rows `name: cells`).
-    pub(super) fn table(
+    /// A table of `rows` (with their tally): `key[N]{…}:` and one row per
+    /// line; `names` makes it a keyed table (`key[N:]{…}:`, rows `name:
+    /// cells`).
+    pub(super) fn table<'a>(
         &mut self,
         out: &mut String,
         key: Option<&str>,
-        rows: &[&Map],
+        rows: &[&'a Map],
+        tally: Tally<'a>,
         names: Option<&[&str]>,
         depth: usize,
     ) {
-        let cols = self.plan(rows, 0, true);
+        let cols = self.plan_tally(rows, tally, 0, true);
         self.derived += count_derived(&cols);
         self.indent(out, depth);
         if let Some(k) = key {
