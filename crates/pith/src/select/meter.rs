@@ -56,7 +56,13 @@ impl Meter {
     /// asking of a text that shares few lines with those counted before.
     /// Only for exact tokenizers; other costs are as cheap as their floors.
     pub(crate) fn floor_over(&self, text: &str, hi: usize) -> bool {
-        self.lines.is_some() && text.len() > hi && text_floor(text) > hi
+        text.len() > hi && self.floor(text).is_some_and(|f| f > hi)
+    }
+
+    /// The floor of `text` under an exact tokenizer's count (see
+    /// [`text_floor`]); `None` for other costs.
+    pub(crate) fn floor(&self, text: &str) -> Option<usize> {
+        self.lines.as_ref().map(|_| text_floor(text))
     }
 
     /// The cost of `text`, or `None` when it is sure to be over `hi`.

@@ -904,9 +904,13 @@ fn toon_auto(
         _ => survey.json,
     };
     let mut planned = None;
+    // The plain text's floor, when the planner has read it.
+    let mut plain_floor = None;
     if survey.candidates && opts.min_readability <= 4 {
-        let mut planner = Planner::new(Mode::Best, toon4, opts.metric, meter);
+        let mut planner =
+            Planner::new(Mode::Best, toon4, opts.metric, meter).with_plain(&best.text);
         if let Some(value) = planner.run(value)? {
+            plain_floor = planner.plain_floor;
             let choices = std::mem::take(&mut planner.choices);
             let doc = toon_doc(&value, toon4, choices)?;
             let c = meter.cost(&doc.text);
@@ -922,9 +926,10 @@ fn toon_auto(
             // JSON costs more for certain: neither written nor counted.
             None => return Ok((best, None)),
         },
-        Some((doc, c)) => match (!meter.floor_over(&best.text, c))
-            .then(|| meter.cost_unless_over(&best.text, c))
-            .flatten()
+        Some((doc, c)) => match (!plain_floor
+            .map_or_else(|| meter.floor_over(&best.text, c), |f| f > c))
+        .then(|| meter.cost_unless_over(&best.text, c))
+        .flatten()
         {
             Some(plain) if (c, doc.text.len()) >= (plain, best.text.len()) => plain,
             _ => {
