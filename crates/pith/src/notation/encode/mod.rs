@@ -336,6 +336,15 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         self.tokenizer.count(text)
     }
 
+    /// Whether `b` costs fewer tokens than `a`: `b` is counted only as far
+    /// as needed to tell.
+    fn cheaper(&self, b: &str, a: &str) -> bool {
+        match self.cost(a).checked_sub(1) {
+            Some(under) => self.tokenizer.count_unless_over(b, under).is_some(),
+            None => false,
+        }
+    }
+
     /// Writes with `f` on the side: the text, and the names and derived
     /// columns it uses, to be kept with [`Writer::keep`] or dropped.
     fn render(&mut self, f: impl FnOnce(&mut Self, &mut String)) -> Fragment {
@@ -358,11 +367,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// Keeps `a`, or `b` when it costs fewer tokens.
     fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
-        let pick = if self.cost(&b.text) < self.cost(&a.text) {
-            b
-        } else {
-            a
-        };
+        let pick = if self.cheaper(&b.text, &a.text) { b } else { a };
         self.keep(out, pick);
     }
 

@@ -361,7 +361,7 @@ impl Writer<'_, '_, '_> {
                 o.push('\n');
             }
         });
-        self.cost(&group.text) < self.cost(&leaf.text)
+        self.cheaper(&group.text, &leaf.text)
     }
 
     fn sep(&self, out: &mut String, first: &mut bool) {
