@@ -8,7 +8,8 @@
 //! * `pith::select::encode` with `auto` and `--select tokens` (o200k);
 //! * on the nested file also `hoisted-compact`, for scale.
 //!
-//! Medians are reported, with ratios to plain TOON. Targets: `--select
+//! Medians are reported, with the fastest and slowest run beside each
+//! (the spread), and ratios of medians to plain TOON. Targets: `--select
 //! tokens` at most 5x plain TOON on gen-flat-50k and on gen-nested-10k
 //! (every notation candidate included); `--select bytes` at most 2x on
 //! gen-flat-50k.
@@ -87,15 +88,24 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
     missed
 }
 
-/// Runs the contestants round-robin; prints and returns the median seconds of each.
+/// Runs the contestants round-robin; prints the median seconds of each with
+/// the spread of its runs (fastest and slowest), and returns the medians.
 fn measure(cs: &mut [Contestant<'_>], runs: usize) -> Vec<f64> {
     let medians = support::round_robin(cs, runs);
     cs.iter()
         .zip(medians)
         .map(|(c, median)| {
-            let median = median.as_secs_f64();
-            println!("  {:<24} median {:>9.3} ms", c.name, median * 1e3);
-            median
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+            // `round_robin` leaves each contestant's timings sorted.
+            let (fast, slow) = (c.times[0], c.times[c.times.len() - 1]);
+            println!(
+                "  {:<24} median {:>9.3} ms  (runs {:.3} to {:.3} ms)",
+                c.name,
+                ms(median),
+                ms(fast),
+                ms(slow)
+            );
+            median.as_secs_f64()
         })
         .collect()
 }

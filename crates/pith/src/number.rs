@@ -411,18 +411,51 @@ impl Number {
 
     /// Appends the canonical text to `out` (see the module docs).
     pub fn write_to(&self, out: &mut Vec<u8>) {
+        self.write_text(out);
+    }
+
+    /// [`Number::write_to`], appending to a `String`.
+    pub(crate) fn push_to(&self, out: &mut String) {
+        self.write_text(out);
+    }
+
+    fn write_text(&self, out: &mut impl Ascii) {
         match &self.0 {
             N::Int(v) => {
                 let mut buf = itoa::Buffer::new();
-                out.extend_from_slice(buf.format(*v).as_bytes());
+                out.put(buf.format(*v));
             }
             N::Dec { mant, exp } => {
                 let mut buf = itoa::Buffer::new();
                 let s = buf.format(mant.unsigned_abs());
-                layout(out, *mant < 0, s.as_bytes(), i64::from(*exp));
+                layout(out, *mant < 0, s, i64::from(*exp));
             }
-            N::Big(b) => layout(out, b.neg, b.digits.as_bytes(), b.exp),
+            N::Big(b) => layout(out, b.neg, &b.digits, b.exp),
         }
+    }
+}
+
+/// Where a number's text goes: it is ASCII, so bytes and strings alike.
+trait Ascii {
+    fn put(&mut self, s: &str);
+    fn put_byte(&mut self, b: u8);
+}
+
+impl Ascii for Vec<u8> {
+    fn put(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+    fn put_byte(&mut self, b: u8) {
+        self.push(b);
+    }
+}
+
+impl Ascii for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+    fn put_byte(&mut self, b: u8) {
+        self.push(char::from(b));
     }
 }
 
@@ -560,35 +593,42 @@ fn f64_reading(n: &str) -> String {
 }
 
 /// Lays out `±digits × 10^exp` as ECMAScript's Number::toString does.
-fn layout(out: &mut Vec<u8>, neg: bool, digits: &[u8], exp: i64) {
+fn layout(out: &mut impl Ascii, neg: bool, digits: &str, exp: i64) {
     if neg {
-        out.push(b'-');
+        out.put_byte(b'-');
     }
     let k = digits.len() as i64;
     // Position of the decimal point relative to the start of `digits`.
     let n = k + exp;
     if k <= n && n <= 21 {
-        out.extend_from_slice(digits);
-        out.extend(std::iter::repeat_n(b'0', (n - k) as usize));
+        out.put(digits);
+        for _ in 0..n - k {
+            out.put_byte(b'0');
+        }
     } else if 0 < n && n <= 21 {
-        out.extend_from_slice(&digits[..n as usize]);
-        out.push(b'.');
-        out.extend_from_slice(&digits[n as usize..]);
+        // ASCII digits: every index is a character boundary.
+        let (int, frac) = digits.split_at(n as usize);
+        out.put(int);
+        out.put_byte(b'.');
+        out.put(frac);
     } else if -6 < n && n <= 0 {
-        out.extend_from_slice(b"0.");
-        out.extend(std::iter::repeat_n(b'0', (-n) as usize));
-        out.extend_from_slice(digits);
+        out.put("0.");
+        for _ in 0..-n {
+            out.put_byte(b'0');
+        }
+        out.put(digits);
     } else {
-        out.push(digits[0]);
+        let (first, rest) = digits.split_at(1.min(digits.len()));
+        out.put(first);
         if k > 1 {
-            out.push(b'.');
-            out.extend_from_slice(&digits[1..]);
+            out.put_byte(b'.');
+            out.put(rest);
         }
         let e = n - 1;
-        out.push(b'e');
-        out.push(if e < 0 { b'-' } else { b'+' });
+        out.put_byte(b'e');
+        out.put_byte(if e < 0 { b'-' } else { b'+' });
         let mut buf = itoa::Buffer::new();
-        out.extend_from_slice(buf.format(e.unsigned_abs()).as_bytes());
+        out.put(buf.format(e.unsigned_abs()));
     }
 }
 

@@ -265,20 +265,39 @@ impl Value {
 
     /// The depth of the deepest container: 0 for a primitive, 1 for `[]` or `[1]`.
     pub fn depth(&self) -> usize {
-        // Iterative, so that a value nested beyond the stack's reach is still measured.
-        let mut max = 0;
-        let mut stack: Vec<(&Value, usize)> = vec![(self, 0)];
-        while let Some((v, d)) = stack.pop() {
+        // Iterative, so that a value nested beyond the stack's reach is still
+        // measured: the stack holds the children still to read of each
+        // container on the path to the current one, so it never grows
+        // beyond the depth (primitives are never pushed).
+        enum Frame<'v> {
+            Items(std::slice::Iter<'v, Value>),
+            Members(std::slice::Iter<'v, (String, Value)>),
+        }
+        fn frame(v: &Value) -> Option<Frame<'_>> {
             match v {
-                Value::Array(a) => {
-                    max = max.max(d + 1);
-                    stack.extend(a.iter().map(|c| (c, d + 1)));
+                Value::Array(a) => Some(Frame::Items(a.iter())),
+                Value::Object(m) => Some(Frame::Members(m.entries().iter())),
+                _ => None,
+            }
+        }
+        let Some(root) = frame(self) else {
+            return 0;
+        };
+        let mut max = 1;
+        let mut stack = vec![root];
+        while let Some(top) = stack.last_mut() {
+            let next = match top {
+                Frame::Items(items) => items.find_map(frame),
+                Frame::Members(members) => members.find_map(|(_, v)| frame(v)),
+            };
+            match next {
+                Some(child) => {
+                    stack.push(child);
+                    max = max.max(stack.len());
                 }
-                Value::Object(m) => {
-                    max = max.max(d + 1);
-                    stack.extend(m.values().map(|c| (c, d + 1)));
+                None => {
+                    stack.pop();
                 }
-                _ => {}
             }
         }
         max
@@ -809,5 +828,29 @@ mod tests {
             v = Value::Array(vec![v]);
         }
         assert_eq!(v.depth(), 1_000);
+    }
+
+    #[test]
+    fn depth_is_that_of_the_deepest_branch_wherever_it_is() {
+        fn reference(v: &Value) -> usize {
+            match v {
+                Value::Array(a) => 1 + a.iter().map(reference).max().unwrap_or(0),
+                Value::Object(m) => 1 + m.values().map(reference).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        for text in [
+            "1",
+            "[]",
+            "{}",
+            "[1,2,3]",
+            r#"{"a":[],"b":{}}"#,
+            r#"[[[]],[],[[[1]]],{"x":[[]]}]"#,
+            r#"{"a":1,"b":{"c":{"d":[{"e":{}}]}},"f":[2]}"#,
+            r#"[{"a":1},{"b":[[[[{}]]]]},3,"s",[{"c":null}]]"#,
+        ] {
+            let v = crate::json::parse(text).unwrap();
+            assert_eq!(v.depth(), reference(&v), "{text}");
+        }
     }
 }

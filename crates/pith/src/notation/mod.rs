@@ -21,6 +21,7 @@ mod encode;
 
 pub use self::decode::decode;
 pub use self::encode::{Notation, encode};
+pub(crate) use self::encode::{Shared, encode_shared};
 
 use crate::DEFAULT_MAX_DEPTH;
 use crate::tokens::TokenizerKind;

@@ -70,10 +70,12 @@
 //! keeps its collection from being hoisted, as the seed says.
 
 mod bound;
+mod meter;
 mod plan;
 mod text;
 
 use self::bound::Size;
+use self::meter::Meter;
 use self::plan::{Mode, Planner};
 use crate::table::columnar::{self, Intern};
 use crate::table::{self as tables, Census, hoisted, index_path, key_path};
@@ -377,7 +379,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
     }
     if opts.form == Form::Pith {
         // With no rival, the cheapest variant is always there.
-        return notation_best(value, opts, None, None)?
+        return notation_best(value, opts, None, None, &mut Meter::new(opts.metric))?
             .map_or_else(|| toon_doc(value, &toon4, Vec::new()), Ok);
     }
     let wrapper_root = matches!(value, Value::Object(m) if is_wrapper(m));
@@ -403,9 +405,11 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
             } else {
                 Mode::Compact
             };
-            let mut planner = Planner::new(mode, &toon4, opts.metric);
+            let mut meter = Meter::new(opts.metric);
+            let mut planner = Planner::new(mode, &toon4, opts.metric, &mut meter);
             let planned = planner.run(value)?;
-            toon_doc(planned.as_ref().unwrap_or(value), &toon4, planner.choices)
+            let choices = std::mem::take(&mut planner.choices);
+            toon_doc(planned.as_ref().unwrap_or(value), &toon4, choices)
         }
         Form::Table => {
             let intern = match opts.metric {
@@ -678,7 +682,8 @@ fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
         Form::Auto | Form::Pith => {
             let t = toon_doc(&w, &toon4, Vec::new())?;
             let j = json_doc(&w, Vec::new());
-            let (tc, jc) = (cost(&t.text, opts.metric), cost(&j.text, opts.metric));
+            let mut meter = Meter::new(opts.metric);
+            let (tc, jc) = (meter.cost(&t.text), meter.cost(&j.text));
             if (jc, j.text.len()) <= (tc, t.text.len()) {
                 j
             } else {
@@ -717,23 +722,21 @@ fn json_doc(value: &Value, tables: Vec<Choice>) -> Encoded {
     }
 }
 
-fn cost(text: &str, metric: Metric) -> usize {
-    match metric {
-        Metric::Tokens(kind) => Tokenizer::get(kind).count(text),
-        Metric::Bytes => text.len(),
-    }
-}
-
 /// `auto`: the cheapest of [`toon_auto`] and the notation documents the
-/// readability floor admits.
+/// readability floor admits, all measured with one [`Meter`].
 fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
-    let base = toon_auto(value, opts, toon4)?;
-    let base_cost = cost(&base.text, opts.metric);
+    let mut meter = Meter::new(opts.metric);
+    let (base, known) = toon_auto(value, opts, toon4, &mut meter)?;
+    let base_cost = match known {
+        Some(c) => c,
+        None => meter.cost(&base.text),
+    };
     match notation_best(
         value,
         opts,
         Some((base_cost, base.text.len())),
         Some(&base.text),
+        &mut meter,
     )? {
         Some(doc) => Ok(doc),
         None => Ok(base),
@@ -742,50 +745,59 @@ fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded>
 
 /// The notation documents the floor admits, the cheapest of them; with
 /// `rival` (its cost and bytes), only one that is cheaper. A document that
-/// is the rival's text (`rival_text`) under the marker, or the text of a
-/// variant already counted, is not counted again: it cannot be cheaper.
+/// is the rival's text (`rival_text`) under the marker is not counted: it
+/// cannot be cheaper.
+///
+/// The variants share the value's references, found once. A variant that is
+/// known to write the text of one already written is not written again (it
+/// cannot be cheaper either): one with references, when the value has
+/// none, is the one without; one with derived columns, when writing it
+/// turned no column into a derived one, is the one without.
 fn notation_best(
     value: &Value,
     opts: &Options,
     rival: Option<(usize, usize)>,
     rival_text: Option<&str>,
+    meter: &mut Meter,
 ) -> Result<Option<Encoded>> {
-    let min = opts.min_readability;
-    let variants: &[(bool, bool)] = match min {
-        5.. => &[(false, false)],
-        4 => &[(true, false), (false, true)],
-        _ => &[(true, true), (true, false), (false, true)],
-    };
-    let tokenizer = match opts.metric {
-        Metric::Tokens(kind) => kind,
-        Metric::Bytes => TokenizerKind::Bytes4,
-    };
+    let tokenizer = notation_options(opts, false, false).tokenizer;
+    // From `auto`, the value has been written as TOON with this depth limit.
+    let mut shared = crate::notation::Shared::new(value, rival.is_some());
+    // The rival's length, and a little more for the marker and the names.
+    shared.size_hint = rival.map_or(0, |(_, bytes)| bytes + bytes / 16 + 64);
+    // Per value of `references` (as written): whether derived columns can
+    // change the text, once a variant with them has been written.
+    let mut derives: [Option<bool>; 2] = [None, None];
+    // The variants written, as (references, derived columns) that mattered.
+    let mut written: Vec<(bool, bool)> = Vec::new();
     let mut best = rival;
     let mut out = None;
-    let mut counted: Vec<String> = Vec::new();
-    for &(references, derived) in variants {
-        let n = crate::notation::Options {
-            references,
-            derived,
-            indent: opts.toon.indent,
-            delimiter: opts.toon.delimiter,
-            max_depth: opts.toon.max_depth,
-            tokenizer,
-        };
-        let doc = crate::notation::encode(value, &n)?;
-        let body = &doc.text[crate::notation::MARKER.len() + 1..];
-        if rival_text == Some(body) || counted.contains(&doc.text) {
+    for &(references, derived) in variants(opts.min_readability) {
+        let references = references && shared.has_refs(tokenizer);
+        let derived = derived && derives[usize::from(references)] != Some(false);
+        if written.contains(&(references, derived)) {
             continue;
         }
-        if variants.len() > 1 {
-            counted.push(doc.text.clone());
+        let n = notation_options(opts, references, derived);
+        let (doc, effects) = crate::notation::encode_shared(&n, &mut shared)?;
+        let derived = derived && effects.derived_columns;
+        if n.derived {
+            derives[usize::from(references)] = Some(derived);
+        }
+        if written.contains(&(references, derived)) {
+            continue;
+        }
+        written.push((references, derived));
+        let body = &doc.text[crate::notation::MARKER.len() + 1..];
+        if rival_text == Some(body) {
+            continue;
         }
         let c = match best {
-            Some((hi, _)) => match cost_unless_over(&doc.text, opts.metric, hi) {
+            Some((hi, _)) => match meter.cost_unless_over(&doc.text, hi) {
                 Some(c) => c,
                 None => continue,
             },
-            None => cost(&doc.text, opts.metric),
+            None => meter.cost(&doc.text),
         };
         // Against TOON or JSON (`out` still empty) only fewer tokens win: on
         // a tie the standard syntax is kept; between notation documents,
@@ -811,13 +823,44 @@ fn notation_best(
     Ok(out)
 }
 
+/// The variants of the notation a readability floor admits, as (references,
+/// derived columns), in the order `auto` writes them.
+fn variants(min_readability: u8) -> &'static [(bool, bool)] {
+    match min_readability {
+        5.. => &[(false, false)],
+        4 => &[(true, false), (false, true)],
+        _ => &[(true, true), (true, false), (false, true)],
+    }
+}
+
+/// The notation's options for one variant under `opts`: its layout, and the
+/// tokenizer of the metric (the estimate for bytes).
+fn notation_options(opts: &Options, references: bool, derived: bool) -> crate::notation::Options {
+    crate::notation::Options {
+        references,
+        derived,
+        indent: opts.toon.indent,
+        delimiter: opts.toon.delimiter,
+        max_depth: opts.toon.max_depth,
+        tokenizer: match opts.metric {
+            Metric::Tokens(kind) => kind,
+            Metric::Bytes => TokenizerKind::Bytes4,
+        },
+    }
+}
+
 /// `auto` over TOON and JSON: plain TOON; planned TOON when a collection is
 /// worth planning (unless the floor is 5: hoisted tables carry metadata a
 /// reader must apply); compact JSON unless a floor under its cost already
-/// rules it out.
-fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
+/// rules it out. Returns the document and its cost when that was counted.
+fn toon_auto(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    meter: &mut Meter,
+) -> Result<(Encoded, Option<usize>)> {
     if matches!(value, Value::Object(m) if is_wrapper(m)) {
-        return wrapped(value, opts);
+        return Ok((wrapped(value, opts)?, None));
     }
     let mut best = toon_doc(value, toon4, Vec::new())?;
     // A plain document's text answers for itself; otherwise the value is surveyed.
@@ -849,11 +892,11 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
         // TOON must wrap a look-alike; JSON text is read as it is.
         let toon = wrapped(value, opts)?;
         let json = json_doc(value, Vec::new());
-        let (tc, jc) = (cost(&toon.text, opts.metric), cost(&json.text, opts.metric));
+        let (tc, jc) = (meter.cost(&toon.text), meter.cost(&json.text));
         return Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
-            json
+            (json, Some(jc))
         } else {
-            toon
+            (toon, Some(tc))
         });
     }
     let json_floor = match opts.metric {
@@ -861,11 +904,16 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
         _ => survey.json,
     };
     let mut planned = None;
+    // The plain text's floor, when the planner has read it.
+    let mut plain_floor = None;
     if survey.candidates && opts.min_readability <= 4 {
-        let mut planner = Planner::new(Mode::Best, toon4, opts.metric);
+        let mut planner =
+            Planner::new(Mode::Best, toon4, opts.metric, meter).with_plain(&best.text);
         if let Some(value) = planner.run(value)? {
-            let doc = toon_doc(&value, toon4, planner.choices)?;
-            let c = cost(&doc.text, opts.metric);
+            plain_floor = planner.plain_floor;
+            let choices = std::mem::take(&mut planner.choices);
+            let doc = toon_doc(&value, toon4, choices)?;
+            let c = meter.cost(&doc.text);
             planned = Some((doc, c));
         }
     }
@@ -873,12 +921,16 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
     // until it is sure to cost less than JSON's floor; otherwise until it
     // costs more than the planned document.
     let best_cost = match planned {
-        None => match cost_unless_under(&best.text, opts.metric, json_floor) {
+        None => match meter.cost_unless_under(&best.text, json_floor) {
             Some(c) => c,
             // JSON costs more for certain: neither written nor counted.
-            None => return Ok(best),
+            None => return Ok((best, None)),
         },
-        Some((doc, c)) => match cost_unless_over(&best.text, opts.metric, c) {
+        Some((doc, c)) => match (!plain_floor
+            .map_or_else(|| meter.floor_over(&best.text, c), |f| f > c))
+        .then(|| meter.cost_unless_over(&best.text, c))
+        .flatten()
+        {
             Some(plain) if (c, doc.text.len()) >= (plain, best.text.len()) => plain,
             _ => {
                 best = doc;
@@ -888,30 +940,13 @@ fn toon_auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Enc
     };
     if json_floor > best_cost {
         // JSON costs more for certain: neither written nor counted.
-        return Ok(best);
+        return Ok((best, Some(best_cost)));
     }
     let json = json_doc(value, Vec::new());
     // JSON wins ties on cost when it is no longer; counted only as far as needed.
-    match cost_unless_over(&json.text, opts.metric, best_cost) {
-        Some(j) if (j, json.text.len()) <= (best_cost, best.text.len()) => Ok(json),
-        _ => Ok(best),
-    }
-}
-
-/// The cost of `text`, or `None` when it is sure to be under `lo`
-/// (see [`Tokenizer::count_unless_under`]).
-fn cost_unless_under(text: &str, metric: Metric, lo: usize) -> Option<usize> {
-    match metric {
-        Metric::Tokens(kind) => Tokenizer::get(kind).count_unless_under(text, lo),
-        Metric::Bytes => (text.len() >= lo).then_some(text.len()),
-    }
-}
-
-/// The cost of `text`, or `None` when it is sure to be over `hi`.
-fn cost_unless_over(text: &str, metric: Metric, hi: usize) -> Option<usize> {
-    match metric {
-        Metric::Tokens(kind) => Tokenizer::get(kind).count_unless_over(text, hi),
-        Metric::Bytes => (text.len() <= hi).then_some(text.len()),
+    match meter.cost_unless_over(&json.text, best_cost) {
+        Some(j) if (j, json.text.len()) <= (best_cost, best.text.len()) => Ok((json, Some(j))),
+        _ => Ok((best, Some(best_cost))),
     }
 }
 
@@ -1206,6 +1241,201 @@ mod tests {
         })
     }
 
+    /// [`toon_auto`] as its rules say, with nothing ruled out early: every
+    /// candidate written and counted whole by the tokenizer (no memo, no
+    /// floors), the choices made on exact costs.
+    fn reference_base(value: &Value, opts: &Options) -> Encoded {
+        let toon4 = toon4(&opts.toon);
+        let cost = |text: &str| Meter::plain(opts.metric).cost(text);
+        if matches!(value, Value::Object(m) if is_wrapper(m)) {
+            return wrapped(value, opts).unwrap();
+        }
+        let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
+        if survey.look_alike {
+            let toon = wrapped(value, opts).unwrap();
+            let json = json_doc(value, Vec::new());
+            return if (cost(&json.text), json.text.len()) <= (cost(&toon.text), toon.text.len()) {
+                json
+            } else {
+                toon
+            };
+        }
+        let mut best = toon_doc(value, &toon4, Vec::new()).unwrap();
+        if survey.candidates && opts.min_readability <= 4 {
+            let mut meter = Meter::plain(opts.metric);
+            let mut planner = Planner::new(Mode::Best, &toon4, opts.metric, &mut meter);
+            if let Some(planned) = planner.run(value).unwrap() {
+                let choices = std::mem::take(&mut planner.choices);
+                let doc = toon_doc(&planned, &toon4, choices).unwrap();
+                if (cost(&doc.text), doc.text.len()) < (cost(&best.text), best.text.len()) {
+                    best = doc;
+                }
+            }
+        }
+        let json = json_doc(value, Vec::new());
+        if (cost(&json.text), json.text.len()) <= (cost(&best.text), best.text.len()) {
+            json
+        } else {
+            best
+        }
+    }
+
+    /// `auto` as its rules say: [`reference_base`], then every variant of
+    /// the notation the floor admits, written and counted whole (none
+    /// skipped as a copy of another).
+    fn reference_auto(value: &Value, opts: &Options) -> Encoded {
+        let cost = |text: &str| Meter::plain(opts.metric).cost(text);
+        let base = reference_base(value, opts);
+        let mut best = (cost(&base.text), base.text.len());
+        let mut out = None;
+        for &(references, derived) in variants(opts.min_readability) {
+            let n = notation_options(opts, references, derived);
+            let doc = crate::notation::encode(value, &n).unwrap();
+            if doc.text[crate::notation::MARKER.len() + 1..] == base.text {
+                continue;
+            }
+            let c = (cost(&doc.text), doc.text.len());
+            let wins = if out.is_none() {
+                c.0 < best.0
+            } else {
+                c < best
+            };
+            if wins {
+                best = c;
+                out = Some(doc.text);
+            }
+        }
+        out.map_or(base, |text| Encoded {
+            text,
+            syntax: Syntax::Json,
+            wrapped: false,
+            tables: Vec::new(),
+        })
+    }
+
+    /// Rows for the notation's lookups: enough of them for derived columns
+    /// (a constant, a template over the id, sometimes broken in one row), a
+    /// repeated nested object and repeated long strings, some keys missing.
+    fn lookups() -> impl Strategy<Value = Value> {
+        (
+            8usize..24,
+            prop::collection::vec(primitive(), 1..4),
+            any::<bool>(),
+            any::<bool>(),
+            0usize..24,
+        )
+            .prop_map(|(n, cells, root, nested, broken)| {
+                let owner: Map = [
+                    ("login", Value::from("octocat")),
+                    ("id", Value::from(583231)),
+                    ("url", Value::from("https://api.github.com/users/octocat")),
+                ]
+                .into_iter()
+                .collect();
+                let rows: Vec<Value> = (0..n)
+                    .map(|i| {
+                        let mut m = Map::new();
+                        m.insert("id", Value::from(i as i64 + 100));
+                        m.insert("state", Value::from("open"));
+                        let url = if i == broken {
+                            "https://x.org/other".to_owned()
+                        } else {
+                            format!("https://x.org/issues/{}", i + 100)
+                        };
+                        m.insert("url", Value::from(url));
+                        if nested || i % 3 == 0 {
+                            m.insert("user", Value::Object(owner.clone()));
+                        }
+                        if i % 4 != 1 {
+                            m.insert("label", Value::from("a long repeated label text"));
+                        }
+                        m.insert("x", cells[i % cells.len()].clone());
+                        Value::Object(m)
+                    })
+                    .collect();
+                if root {
+                    Value::Array(rows)
+                } else {
+                    Value::Object([("items", Value::Array(rows))].into_iter().collect())
+                }
+            })
+    }
+
+    /// A few rows over a few keys, each key in some rows only, holding
+    /// primitives, short lists or small objects: collections whose TOON,
+    /// seed and compact tables cost about the same.
+    fn sparse() -> impl Strategy<Value = Value> {
+        let cell = prop_oneof![
+            primitive(),
+            prop::collection::vec(primitive(), 0..3).prop_map(Value::Array),
+            (primitive(), primitive())
+                .prop_map(|(a, b)| { Value::Object([("a", a), ("b", b)].into_iter().collect()) }),
+        ];
+        let row = prop::collection::vec(
+            (
+                prop::sample::select(vec!["id", "name", "tags", "meta", "n"]),
+                cell,
+            ),
+            1..5,
+        )
+        .prop_map(|entries| {
+            let mut m = Map::new();
+            for (k, v) in entries {
+                m.insert(k, v);
+            }
+            Value::Object(m)
+        });
+        (prop::collection::vec(row, 2..6), any::<bool>()).prop_map(|(rows, nest)| {
+            let rows = Value::Array(rows);
+            let inner: Map = [("rows", rows)].into_iter().collect();
+            if nest {
+                Value::Object(
+                    [("data", Value::Object(inner)), ("n", Value::from(1))]
+                        .into_iter()
+                        .collect(),
+                )
+            } else {
+                Value::Object(inner)
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+        /// `auto` writes, to the byte, what its rules choose on exact costs
+        /// of every candidate: what the memo, the floors and the variants
+        /// left unwritten rule out never changes the choice.
+        #[test]
+        fn auto_chooses_what_exact_costs_choose(
+            v in prop_oneof![value(), lookups(), sparse()],
+            floor in 2u8..=5,
+            m in 0usize..4,
+            indent in 1usize..=2,
+        ) {
+            let metric = [
+                Metric::Tokens(TokenizerKind::O200k),
+                Metric::Tokens(TokenizerKind::Cl100k),
+                Metric::Tokens(TokenizerKind::Bytes4),
+                Metric::Bytes,
+            ][m];
+            let opts = Options {
+                metric,
+                min_readability: floor,
+                toon: EncodeOptions { indent, ..EncodeOptions::default() },
+                ..Options::default()
+            };
+            let got = encode(&v, &opts).unwrap();
+            let want = reference_auto(&v, &opts);
+            prop_assert_eq!(&got.text, &want.text);
+            // And the TOON and JSON candidates alone (the planner's choices
+            // show there even where the notation wins).
+            let toon4 = toon4(&opts.toon);
+            let (base, _) = toon_auto(&v, &opts, &toon4, &mut Meter::new(metric)).unwrap();
+            prop_assert_eq!(&base.text, &reference_base(&v, &opts).text);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
 
@@ -1230,6 +1460,23 @@ mod tests {
             }
             if let Some(f) = text::survey_text(&toon, indent, delimiter.as_byte(), false) {
                 prop_assert!(f.bytes <= json.len(), "text bytes {} > {}: {json}\n{toon}", f.bytes, json.len());
+            }
+            // The floor of any text, on every form's text.
+            let mut texts = vec![json.clone(), toon];
+            for min in [3, 5] {
+                let mut n = crate::notation::Options::for_readability(min, true);
+                n.indent = indent;
+                n.delimiter = delimiter;
+                texts.push(crate::notation::encode(&v, &n).expect("notation").text);
+            }
+            for form in [Form::Hoisted, Form::HoistedCompact] {
+                let o = Options { form, metric: Metric::Bytes, ..Options::default() };
+                texts.push(encode(&v, &o).expect("encodes").text);
+            }
+            for t in &texts {
+                let f = bound::text_floor(t);
+                let (o, c) = (Tokenizer::get(TokenizerKind::O200k).count(t), Tokenizer::get(TokenizerKind::Cl100k).count(t));
+                prop_assert!(f <= o && f <= c, "text floor {f} > {o}/{c}: {t:?}");
             }
         }
     }

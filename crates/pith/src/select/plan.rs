@@ -15,10 +15,10 @@
 //! its hyphen line; the fragment puts it one level deeper, a slight
 //! overestimate that the document-level comparison corrects.
 
+use super::meter::Meter;
 use super::{Choice, Metric, TableForm, replace_items};
 use crate::table::hoisted::{self, encoding_key};
 use crate::table::{Census, toon_tabular};
-use crate::tokens::Tokenizer;
 use crate::toon::EncodeOptions;
 use crate::{Map, Result, Value};
 
@@ -43,28 +43,78 @@ enum Member {
     Hoist(Value, Value),
 }
 
-pub(crate) struct Planner<'o> {
+pub(crate) struct Planner<'o, 'm> {
     mode: Mode,
     toon: &'o EncodeOptions,
-    tokenizer: Option<&'static Tokenizer>,
+    /// Fragments are counted in tokens (else in bytes, by a formula).
+    tokens: bool,
+    meter: &'m mut Meter,
     pub choices: Vec<Choice>,
     scratch: Vec<u8>,
     lines: String,
+    /// The root's plain TOON text, when the caller has written it: a root
+    /// member left as it stands is that text's lines from its own first
+    /// line on, and is not written again.
+    plain: Option<&'m str>,
+    /// Where each root member's lines start in `plain`, found on first need.
+    starts: Option<Vec<usize>>,
+    /// The floor of `plain`, when a root member's lines were all of it.
+    pub plain_floor: Option<usize>,
 }
 
-impl<'o> Planner<'o> {
-    pub fn new(mode: Mode, toon: &'o EncodeOptions, metric: Metric) -> Planner<'o> {
+impl<'o, 'm> Planner<'o, 'm> {
+    /// A planner; in [`Mode::Best`] it measures fragments with `meter`.
+    pub fn new(
+        mode: Mode,
+        toon: &'o EncodeOptions,
+        metric: Metric,
+        meter: &'m mut Meter,
+    ) -> Planner<'o, 'm> {
         Planner {
             mode,
             toon,
-            tokenizer: match metric {
-                Metric::Tokens(kind) => Some(Tokenizer::get(kind)),
-                Metric::Bytes => None,
-            },
+            tokens: matches!(metric, Metric::Tokens(_)),
+            meter,
             choices: Vec::new(),
             scratch: Vec::new(),
             lines: String::new(),
+            plain: None,
+            starts: None,
+            plain_floor: None,
         }
+    }
+
+    /// Takes `text`, the plain TOON text of the root [`run`](Self::run) is
+    /// given (written with the same options), to read root members from.
+    pub fn with_plain(mut self, text: &'m str) -> Self {
+        self.plain = Some(text);
+        self
+    }
+
+    /// The text of root member `i` in the plain text (no final line break),
+    /// if the root is an object of `members` members written there.
+    fn plain_member(&mut self, i: usize, members: usize) -> Option<&'m str> {
+        let text = self.plain?;
+        let starts = self.starts.get_or_insert_with(|| {
+            // A root member's first line is the only kind at column 0: all
+            // else is indented (tables, list items, nested objects), and
+            // TOON writes no line break inside a value.
+            let b = text.as_bytes();
+            let mut starts = vec![0];
+            starts.extend(
+                b.iter()
+                    .enumerate()
+                    .filter(|&(i, &c)| c == b'\n' && b.get(i + 1).is_some_and(|&n| n != b' '))
+                    .map(|(i, _)| i + 1),
+            );
+            starts
+        });
+        if starts.len() != members {
+            return None;
+        }
+        let start = *starts.get(i)?;
+        let end = starts.get(i + 1).map_or(text.len(), |&next| next - 1);
+        text.get(start..end)
     }
 
     /// The planned document, or `None` when it is `root` unchanged.
@@ -118,7 +168,12 @@ impl<'o> Planner<'o> {
                 Value::Array(rows) => {
                     let planned = self.value(child, indent + 1, &here, level + 1)?;
                     if self.candidate(m, k, rows, level + 1) {
-                        self.collection(k, child, rows, planned, indent, &here)?
+                        // A root member as it stands is in the plain text.
+                        let plain = match (&planned, path) {
+                            (None, Path::Root) => self.plain_member(i, m.len()),
+                            _ => None,
+                        };
+                        self.collection(k, child, rows, planned, plain, indent, &here)?
                     } else {
                         Member::Keep(planned)
                     }
@@ -178,13 +233,16 @@ impl<'o> Planner<'o> {
     }
 
     /// Member `k`, holding `value` (the array `rows`), as TOON (`planned`
-    /// when its own collections were planned) or as a table.
+    /// when its own collections were planned; `plain` its text when already
+    /// written) or as a table.
+    #[allow(clippy::too_many_arguments)]
     fn collection(
         &mut self,
         k: &str,
         value: &Value,
         rows: &[Value],
         planned: Option<Value>,
+        plain: Option<&str>,
         indent: usize,
         path: &Path,
     ) -> Result<Member> {
@@ -229,7 +287,24 @@ impl<'o> Planner<'o> {
                 // Then TOON as it stands, which keeps the member unless
                 // dearer than that table: counted only as far as needed to tell.
                 let standard = planned.as_ref().unwrap_or(value);
-                if self.cost(&[(k, standard)], indent, cost)?.is_some() {
+                let kept = match plain {
+                    Some(text) => {
+                        // A member that is the whole plain text has its
+                        // floor: the plain document's comparison reuses it.
+                        let whole = self.plain.is_some_and(|p| p.len() == text.len());
+                        let floor = if whole && self.tokens && text.len() > cost {
+                            self.plain_floor = self.meter.floor(text);
+                            self.plain_floor
+                        } else {
+                            None
+                        };
+                        self.scratch.clear();
+                        self.scratch.extend_from_slice(text.as_bytes());
+                        self.measure(indent, cost, floor)
+                    }
+                    None => self.cost(&[(k, standard)], indent, cost)?,
+                };
+                if kept.is_some() {
                     return Ok(Member::Keep(planned));
                 }
                 (form, cells, meta)
@@ -258,34 +333,97 @@ impl<'o> Planner<'o> {
             }
             crate::toon::encode_member_into(k, v, self.toon, &mut self.scratch)?;
         }
-        Ok(self.measure(indent, bound))
+        Ok(self.measure(indent, bound, None))
     }
 
     /// The cost of the fragment in `scratch`, each line at indentation
-    /// `indent` and counted as a whole line, when at most `bound`.
-    fn measure(&mut self, indent: usize, bound: usize) -> Option<usize> {
+    /// `indent` and counted as a whole line, when at most `bound`; `floor`,
+    /// when known, is its floor (else worked out where worth it).
+    fn measure(&mut self, indent: usize, bound: usize, floor: Option<usize>) -> Option<usize> {
         let pad = indent * self.toon.indent;
-        let cost = match self.tokenizer {
-            None => {
-                let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
-                self.scratch.len() + lines * (pad + 1)
+        let cost = if !self.tokens {
+            let lines = self.scratch.iter().filter(|&&b| b == b'\n').count() + 1;
+            self.scratch.len() + lines * (pad + 1)
+        } else if pad == 0 {
+            // The lines as they stand: counted in place, unless their floor
+            // already exceeds the bound (a rival's cost).
+            self.scratch.push(b'\n');
+            let text = String::from_utf8_lossy(&self.scratch);
+            let over = match floor {
+                Some(f) => f > bound,
+                None => self.meter.floor_over(&text, bound),
+            };
+            if over {
+                return None;
             }
-            Some(t) if pad == 0 => {
-                // The lines as they stand: counted in place.
-                self.scratch.push(b'\n');
-                t.count_unless_over(&String::from_utf8_lossy(&self.scratch), bound)?
+            self.meter.cost_unless_over(&text, bound)?
+        } else {
+            self.lines.clear();
+            let text = String::from_utf8_lossy(&self.scratch);
+            // Indentation adds no piece to the floor (see `text_floor`).
+            let over = match floor {
+                Some(f) => f > bound,
+                None => self.meter.floor_over(&text, bound),
+            };
+            if over {
+                return None;
             }
-            Some(t) => {
-                self.lines.clear();
-                let text = String::from_utf8_lossy(&self.scratch);
-                for line in text.split('\n') {
-                    self.lines.extend(std::iter::repeat_n(' ', pad));
-                    self.lines.push_str(line);
-                    self.lines.push('\n');
-                }
-                t.count_unless_over(&self.lines, bound)?
+            for line in text.split('\n') {
+                self.lines.extend(std::iter::repeat_n(' ', pad));
+                self.lines.push_str(line);
+                self.lines.push('\n');
             }
+            self.meter.cost_unless_over(&self.lines, bound)?
         };
         (cost <= bound).then_some(cost)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            prop::sample::select(vec!["", " x", "a\nb", "- y", "k: v", "[1]", "\"q\"", "#"])
+                .prop_map(Value::from),
+            "[a-z \\n:,-]{0,8}".prop_map(Value::from),
+        ]
+    }
+
+    fn tree() -> impl Strategy<Value = Value> {
+        leaf().prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec(("[a-z]{1,3}", inner), 0..4)
+                    .prop_map(|e| Value::Object(e.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Each root member's lines in the plain text are what writing the
+        /// member alone gives: the planner may read them instead.
+        #[test]
+        fn root_members_read_off_the_plain_text(
+            members in prop::collection::vec(("[a-z]{1,3}", tree()), 1..5),
+            indent in 1usize..=3,
+        ) {
+            let root: Map = members.into_iter().collect();
+            let toon = EncodeOptions { indent, ..EncodeOptions::default() };
+            let text = crate::toon::encode(&Value::Object(root.clone()), &toon).unwrap();
+            let mut meter = Meter::new(Metric::Bytes);
+            let mut planner = Planner::new(Mode::Best, &toon, Metric::Bytes, &mut meter).with_plain(&text);
+            for (i, (k, v)) in root.iter().enumerate() {
+                let mut alone = Vec::new();
+                crate::toon::encode_member_into(k, v, &toon, &mut alone).unwrap();
+                let alone = String::from_utf8(alone).unwrap();
+                prop_assert_eq!(planner.plain_member(i, root.len()), Some(alone.as_str()));
+            }
+        }
     }
 }

@@ -59,6 +59,7 @@
 )]
 
 mod bpe;
+mod lines;
 mod pretoken;
 mod unicode;
 mod unicode_table;
@@ -71,6 +72,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use bpe::{Scratch, Vocab};
+pub(crate) use lines::LineCounts;
 use pretoken::{Pattern, Scan};
 
 /// Which tokenizer to count with.

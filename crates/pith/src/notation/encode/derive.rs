@@ -3,8 +3,8 @@
 //! template over sibling cells (``url=`https://x.org/i/${number}` ``),
 //! kept only when it re-expands exactly in every row.
 
-use super::Writer;
 use super::table::{Col, Kind};
+use super::{Writer, same};
 use crate::{Map, Value};
 
 /// Fewer rows than this never get a derived column: a value shared by a
@@ -64,38 +64,45 @@ impl Rule {
     }
 }
 
+/// What the table's census found of one column, over all its rows.
+pub(super) struct Facts {
+    /// Every row holds a string.
+    pub(super) strings: bool,
+    /// Every row holds a value that puts text into a template ([`has_text`]).
+    pub(super) texts: bool,
+}
+
 /// Turns the columns of `rows` that are constants or templates into
-/// derived columns. Every row is an object here (the caller checks).
-pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
+/// derived columns; `facts` holds what the census found of each. Every row
+/// is an object here (the caller checks). Returns whether it turned any.
+pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map], facts: &[Facts]) -> bool {
     if rows.len() < MIN_ROWS {
-        return;
+        return false;
     }
+    let mut turned = false;
+    // Column `i`'s key is looked for at position `i` of each row first.
     // Constants first: a template's fields are cells that stay.
-    for c in cols.iter_mut() {
+    for (i, c) in cols.iter_mut().enumerate() {
         if c.optional || !matches!(c.kind, Kind::Leaf) {
             continue;
         }
-        let first = rows[0].get(c.key);
+        let first = get(rows[0], c.key, i);
         match first {
-            Some(v) if v.is_primitive() && rows.iter().all(|r| r.get(c.key) == Some(v)) => {
+            Some(v) if v.is_primitive() && rows.iter().all(|r| get(r, c.key, i) == Some(v)) => {
                 c.kind = Kind::Derived(Rule::Constant(v.clone()));
+                turned = true;
             }
             _ => {}
         }
     }
     // Sibling cells a template may use: present in every row, strings or
-    // numbers, whose text is not empty.
-    let fields: Vec<&str> = cols
+    // numbers, whose text is not empty (with their columns' positions).
+    let fields: Vec<(&str, usize)> = cols
         .iter()
-        .filter(|c| !c.optional && matches!(c.kind, Kind::Leaf))
-        .filter(|c| {
-            rows.iter().all(|r| {
-                r.get(c.key)
-                    .and_then(text_of)
-                    .is_some_and(|t| !t.is_empty())
-            })
-        })
-        .map(|c| c.key)
+        .enumerate()
+        .filter(|(_, c)| !c.optional && matches!(c.kind, Kind::Leaf))
+        .filter(|&(i, _)| facts.get(i).is_some_and(|f| f.texts))
+        .map(|(i, c)| (c.key, i))
         .collect();
     let mut used_as_field: Vec<&str> = Vec::new();
     for i in 0..cols.len() {
@@ -103,29 +110,29 @@ pub(super) fn apply(cols: &mut [Col<'_>], rows: &[&Map]) {
         if c.optional
             || !matches!(c.kind, Kind::Leaf)
             || used_as_field.contains(&c.key)
-            || !rows
-                .iter()
-                .all(|r| matches!(r.get(c.key), Some(Value::String(_))))
+            || !facts.get(i).is_some_and(|f| f.strings)
         {
             continue;
         }
         let key = c.key;
         // Fields that are still cells: not this column, nor one that has
         // become a template.
-        let candidates: Vec<&str> = fields
+        let candidates: Vec<(&str, usize)> = fields
             .iter()
             .copied()
-            .filter(|f| *f != key)
-            .filter(|f| {
+            .filter(|(f, _)| *f != key)
+            .filter(|(f, _)| {
                 cols.iter()
                     .any(|c| c.key == *f && matches!(c.kind, Kind::Leaf))
             })
             .collect();
-        if let Some((pieces, names)) = template(key, &candidates, rows) {
+        if let Some((pieces, names)) = template((key, i), &candidates, rows) {
             used_as_field.extend(names);
             cols[i].kind = Kind::Derived(Rule::Template(pieces));
+            turned = true;
         }
     }
+    turned
 }
 
 /// Turns every derived column of `cols` back into a column of cells.
@@ -136,6 +143,17 @@ pub(super) fn undo(cols: &mut [Col<'_>]) {
             Kind::Group(sub) => undo(sub),
             _ => {}
         }
+    }
+}
+
+/// Whether `v` puts text into a template: a string that is not empty, or a
+/// number (whose canonical text never is); what [`text_of`] tells, without
+/// writing the text.
+pub(super) fn has_text(v: &Value) -> bool {
+    match v {
+        Value::String(s) => !s.is_empty(),
+        Value::Number(_) => true,
+        _ => false,
     }
 }
 
@@ -153,19 +171,20 @@ fn text_of(v: &Value) -> Option<String> {
     }
 }
 
-/// A template for column `key` over `fields` that re-expands in every row.
+/// A template for column `key` (with its position) over `fields` (each with
+/// its column's position) that re-expands in every row.
 fn template<'k>(
-    key: &str,
-    fields: &[&'k str],
+    key: (&str, usize),
+    fields: &[(&'k str, usize)],
     rows: &[&Map],
 ) -> Option<(Vec<Piece>, Vec<&'k str>)> {
-    let Some(Value::String(s0)) = rows[0].get(key) else {
+    let Some(Value::String(s0)) = rows[0].get(key.0) else {
         return None;
     };
     // Fields whose text occurs in the first row's value, longest first.
     let mut found: Vec<(&str, String)> = fields
         .iter()
-        .filter_map(|&f| {
+        .filter_map(|&(f, _)| {
             let t = rows[0].get(f).and_then(text_of)?;
             s0.contains(t.as_str()).then_some((f, t))
         })
@@ -173,17 +192,25 @@ fn template<'k>(
     found.sort_by_key(|(_, t)| std::cmp::Reverse(t.len()));
     found.truncate(MAX_FIELDS);
     while !found.is_empty() {
-        if let Some(pieces) = build(s0, &found)
-            && rows.iter().all(|r| expands(&pieces, r, key))
-        {
-            let names = pieces
+        if let Some(pieces) = build(s0, &found) {
+            // Where each piece's field stands in a row.
+            let hints: Vec<usize> = pieces
                 .iter()
-                .filter_map(|p| match p {
-                    Piece::Field(f) => fields.iter().copied().find(|x| x == f),
-                    Piece::Text(_) => None,
+                .map(|p| match p {
+                    Piece::Field(f) => fields.iter().find(|(x, _)| x == f).map_or(0, |&(_, i)| i),
+                    Piece::Text(_) => 0,
                 })
                 .collect();
-            return Some((pieces, names));
+            if rows.iter().all(|r| expands(&pieces, &hints, r, key)) {
+                let names = pieces
+                    .iter()
+                    .filter_map(|p| match p {
+                        Piece::Field(f) => fields.iter().map(|&(x, _)| x).find(|x| x == f),
+                        Piece::Text(_) => None,
+                    })
+                    .collect();
+                return Some((pieces, names));
+            }
         }
         found.pop();
     }
@@ -222,23 +249,43 @@ fn build(s: &str, found: &[(&str, String)]) -> Option<Vec<Piece>> {
     Some(pieces)
 }
 
-fn expands(pieces: &[Piece], row: &Map, key: &str) -> bool {
-    let Some(Value::String(want)) = row.get(key) else {
+/// Whether `pieces` (their fields looked for at `hints`) re-expand to the
+/// value of `key` (looked for at its position) in `row`.
+fn expands(pieces: &[Piece], hints: &[usize], row: &Map, key: (&str, usize)) -> bool {
+    let Some(Value::String(want)) = get(row, key.0, key.1) else {
         return false;
     };
+    let want = want.as_bytes();
     let mut at = 0;
-    for p in pieces {
-        let part = match p {
-            Piece::Text(t) => t.clone(),
-            Piece::Field(f) => match row.get(f).and_then(text_of) {
-                Some(t) => t,
-                None => return false,
+    // A number's text is written into one buffer, reused for every field.
+    let mut digits = Vec::new();
+    for (p, &hint) in pieces.iter().zip(hints) {
+        let part: &[u8] = match p {
+            Piece::Text(t) => t.as_bytes(),
+            Piece::Field(f) => match get(row, f, hint) {
+                Some(Value::String(s)) => s.as_bytes(),
+                Some(Value::Number(n)) => {
+                    digits.clear();
+                    n.write_to(&mut digits);
+                    &digits
+                }
+                _ => return false,
             },
         };
-        if !want[at..].starts_with(part.as_str()) {
+        if !want[at..].starts_with(part) {
             return false;
         }
         at += part.len();
     }
     at == want.len()
+}
+
+/// `row[key]`, looked for at position `hint` first: where a row keeps its
+/// table's column order, that is where the key stands.
+#[inline]
+fn get<'m>(row: &'m Map, key: &str, hint: usize) -> Option<&'m Value> {
+    match row.get_index(hint) {
+        Some((k, v)) if same(k, key) => Some(v),
+        _ => row.get(key),
+    }
 }

@@ -18,11 +18,14 @@ mod refs;
 mod table;
 
 use self::refs::Refs;
+use self::table::Tally;
 use super::{MARKER, Options};
 use crate::tokens::Tokenizer;
 use crate::toon::Spec;
-use crate::toon::encode::quote::{Quoting, is_bare_key, numeric_like, write_key, write_quoted};
-use crate::{Error, ErrorKind, Map, Result, Value};
+use crate::toon::encode::quote::{
+    Quote, Quoting, is_bare_key, numeric_like, write_key, write_quoted,
+};
+use crate::{Error, ErrorKind, Map, Number, Result, Value};
 
 /// A notation document and what it uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +62,68 @@ impl Notation {
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
+    let mut shared = Shared::new(value, false);
+    encode_shared(opts, &mut shared).map(|(doc, _)| doc)
+}
+
+/// What the variants of one value share (`auto` writes up to three): the
+/// value, whether its depth is known to be within the limit, and its
+/// references, found on first need and kept.
+pub(crate) struct Shared<'a> {
+    value: &'a Value,
+    depth_checked: bool,
+    refs: Option<(crate::tokens::TokenizerKind, Refs<'a>)>,
+    /// About how long a document will be (the text is allocated once).
+    pub(crate) size_hint: usize,
+}
+
+impl<'a> Shared<'a> {
+    /// `depth_checked`: the caller knows `value` nests no deeper than the
+    /// `max_depth` of the options it will pass (it has written it as TOON
+    /// with that limit, say).
+    pub(crate) fn new(value: &'a Value, depth_checked: bool) -> Shared<'a> {
+        Shared {
+            value,
+            depth_checked,
+            refs: None,
+            size_hint: 0,
+        }
+    }
+
+    /// Whether the value has references worth making, judged in tokens of
+    /// `tokenizer`: when it has none, a variant with references is the one
+    /// without, to the byte.
+    pub(crate) fn has_refs(&mut self, tokenizer: crate::tokens::TokenizerKind) -> bool {
+        !self.refs(tokenizer).names.is_empty()
+    }
+
+    fn refs(&mut self, tokenizer: crate::tokens::TokenizerKind) -> &Refs<'a> {
+        let value = self.value;
+        if self
+            .refs
+            .as_ref()
+            .is_none_or(|(kind, _)| *kind != tokenizer)
+        {
+            self.refs = Some((tokenizer, Refs::find(value, Tokenizer::get(tokenizer))));
+        }
+        &self.refs.get_or_insert_with(|| (tokenizer, Refs::none())).1
+    }
+}
+
+/// What writing a variant found out beyond its text.
+pub(crate) struct Effects {
+    /// Whether planning a table turned any column into a derived one (kept
+    /// or not): when none, the variant with derived columns is the one
+    /// without, to the byte.
+    pub(crate) derived_columns: bool,
+}
+
+/// [`encode`] with what the value's variants share.
+pub(crate) fn encode_shared(
+    opts: &Options,
+    shared: &mut Shared<'_>,
+) -> Result<(Notation, Effects)> {
+    let value = shared.value;
     if opts.indent == 0 {
         return Err(Error::new(
             ErrorKind::Indentation,
@@ -66,44 +131,49 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
         ));
     }
     let max_depth = crate::depth_limit(opts.max_depth);
-    if value.depth() > max_depth {
+    if !shared.depth_checked && value.depth() > max_depth {
         return Err(Error::at_path(
             ErrorKind::DepthLimit,
             "$",
             format!("expected at most {max_depth} levels of nesting, found more"),
         ));
     }
+    let size_hint = shared.size_hint;
+    let none = Refs::none();
     let refs = if opts.references {
-        Refs::find(value, Tokenizer::get(opts.tokenizer))
+        shared.refs(opts.tokenizer)
     } else {
-        Refs::none()
+        &none
     };
-    let mut w = Writer::new(opts, &refs);
-    let mut body = String::new();
+    let mut w = Writer::new(opts, refs);
+    // The marker first: the prelude goes in after it once the body is
+    // written, and the body is never copied whole.
+    let mut body = String::with_capacity(size_hint.max(64));
+    body.push_str(MARKER);
+    body.push('\n');
     match value {
         Value::Object(m) => w.object_lines(&mut body, m, 0),
-        Value::Array(items) if table_worthy(items) => {
-            let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
-            w.table(&mut body, None, &rows, None, 0)
-        }
-        Value::Array(items) if items.iter().all(Value::is_primitive) => {
-            w.inline_array(&mut body, None, items)
-        }
-        Value::Array(items) => w.root_list(&mut body, items),
+        Value::Array(items) => match w.table_rows(items) {
+            Some((rows, tally)) => w.table(&mut body, None, &rows, tally, None, 0),
+            None if items.iter().all(Value::is_primitive) => w.inline_array(&mut body, None, items),
+            None => w.root_list(&mut body, items),
+        },
         v => w.cell(&mut body, v),
     }
     let prelude = w.prelude();
-    let mut text = String::with_capacity(MARKER.len() + 1 + prelude.len() + body.len());
-    text.push_str(MARKER);
-    text.push('\n');
-    text.push_str(&prelude);
-    text.push_str(&body);
-    let (text, anchors) = w.anchor(&text);
-    Ok(Notation {
+    body.insert_str(MARKER.len() + 1, &prelude);
+    let (text, anchors) = w.anchor(body);
+    let doc = Notation {
         text,
         references: w.defined + anchors,
         derived: w.derived,
-    })
+    };
+    Ok((
+        doc,
+        Effects {
+            derived_columns: w.derive_turned,
+        },
+    ))
 }
 
 /// Brackets the mark of a named primitive in text being written: NUL never
@@ -147,6 +217,9 @@ pub(super) struct Writer<'o, 'r, 'a> {
     defined: usize,
     /// Derived columns in the tables written so far and kept.
     derived: usize,
+    /// Whether planning turned any column into a derived one, in any
+    /// table, kept or not.
+    derive_turned: bool,
 }
 
 impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
@@ -160,6 +233,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             uses: Vec::new(),
             defined: 0,
             derived: 0,
+            derive_turned: false,
         }
     }
 
@@ -177,9 +251,9 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// name becomes `&name value`, later ones `*name`, and a name used once
     /// is written as its value. Returns the text and how many names it
     /// anchors.
-    fn anchor(&self, text: &str) -> (String, usize) {
+    fn anchor(&self, text: String) -> (String, usize) {
         if !text.contains(MARK) {
-            return (text.to_owned(), 0);
+            return (text, 0);
         }
         let mut uses = vec![0usize; self.refs.names.len()];
         let mut parts = text.split(MARK);
@@ -262,6 +336,15 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         self.tokenizer.count(text)
     }
 
+    /// Whether `b` costs fewer tokens than `a`: `b` is counted only as far
+    /// as needed to tell.
+    fn cheaper(&self, b: &str, a: &str) -> bool {
+        match self.cost(a).checked_sub(1) {
+            Some(under) => self.tokenizer.count_unless_over(b, under).is_some(),
+            None => false,
+        }
+    }
+
     /// Writes with `f` on the side: the text, and the names and derived
     /// columns it uses, to be kept with [`Writer::keep`] or dropped.
     fn render(&mut self, f: impl FnOnce(&mut Self, &mut String)) -> Fragment {
@@ -284,11 +367,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// Keeps `a`, or `b` when it costs fewer tokens.
     fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
-        let pick = if self.cost(&b.text) < self.cost(&a.text) {
-            b
-        } else {
-            a
-        };
+        let pick = if self.cheaper(&b.text, &a.text) { b } else { a };
         self.keep(out, pick);
     }
 
@@ -333,11 +412,12 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                     o.push_str(": ");
                     w.flow_inner(o, v);
                 });
-                if m.len() >= 2 && rows_worthy(m.values()) {
-                    let rows: Vec<&Map> = m.values().filter_map(Value::as_object).collect();
+                let keyed = if m.len() >= 2 { self.map_rows(m) } else { None };
+                if let Some((rows, tally)) = keyed {
                     let names: Vec<&str> = m.keys().map(String::as_str).collect();
-                    let keyed =
-                        self.render(|w, o| w.table(o, Some(key), &rows, Some(&names), depth));
+                    let keyed = self.render(|w, o| {
+                        w.table(o, Some(key), &rows, tally, Some(&names), depth);
+                    });
                     let pick = self.render(|w, o| w.keep_cheaper(o, lines, flow));
                     self.keep_cheaper(out, pick, keyed);
                 } else {
@@ -353,16 +433,22 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 self.indent(out, depth);
                 self.inline_array(out, Some(key), items);
             }
-            Value::Array(items) if table_worthy(items) => {
-                let rows: Vec<&Map> = items.iter().filter_map(Value::as_object).collect();
+            Value::Array(items) => {
+                let Some((rows, tally)) = self.table_rows(items) else {
+                    self.indent(out, depth);
+                    write_key_str(out, key);
+                    out.push_str(": ");
+                    self.flow_inner(out, v);
+                    return;
+                };
                 if rows.len() > 3 {
-                    self.table(out, Some(key), &rows, None, depth);
+                    self.table(out, Some(key), &rows, tally, None, depth);
                     return;
                 }
                 // A short array of objects: as a table, as one flow value,
                 // or as a list of `- ` items whose members are lines (where
                 // a member holds a table of its own, say).
-                let table = self.render(|w, o| w.table(o, Some(key), &rows, None, depth));
+                let table = self.render(|w, o| w.table(o, Some(key), &rows, tally, None, depth));
                 let flow = self.render(|w, o| {
                     w.indent(o, depth);
                     write_key_str(o, key);
@@ -381,12 +467,6 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 } else {
                     self.keep_cheaper(out, table, flow);
                 }
-            }
-            Value::Array(_) => {
-                self.indent(out, depth);
-                write_key_str(out, key);
-                out.push_str(": ");
-                self.flow_inner(out, v);
             }
             v => {
                 self.indent(out, depth);
@@ -451,6 +531,31 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         }
     }
 
+    /// The rows of `items` and their tally, when they make a table: all of
+    /// them objects, none empty, and the tally [`worthy`](Tally::worthy).
+    fn table_rows<'v>(&self, items: &'v [Value]) -> Option<(Vec<&'v Map>, Tally<'v>)> {
+        self.rows_of(items.iter())
+    }
+
+    /// [`Writer::table_rows`] for the values of a map: a keyed table's rows.
+    fn map_rows<'v>(&self, m: &'v Map) -> Option<(Vec<&'v Map>, Tally<'v>)> {
+        self.rows_of(m.values())
+    }
+
+    fn rows_of<'v>(
+        &self,
+        items: impl Iterator<Item = &'v Value>,
+    ) -> Option<(Vec<&'v Map>, Tally<'v>)> {
+        let rows: Vec<&Map> = items
+            .map(|v| v.as_object().filter(|m| !m.is_empty()))
+            .collect::<Option<_>>()?;
+        if rows.is_empty() {
+            return None;
+        }
+        let tally = self.tally(&rows);
+        tally.worthy(rows.len()).then_some((rows, tally))
+    }
+
     /// The delimiter's mark inside `[N…]`: nothing for a comma.
     fn delimiter_mark(&self, out: &mut String) {
         if self.delimiter != ',' {
@@ -489,13 +594,22 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// A primitive under TOON's rules for the document's delimiter, plus the
     /// notation's own: a leading `*`, `&`, or the string `~`, is quoted.
     fn primitive(&self, out: &mut String, v: &Value) {
-        if let Value::String(s) = v
-            && (s.starts_with(['*', '&']) || s == "~")
-        {
-            append(out, |b| write_quoted(b, s));
-            return;
+        match v {
+            Value::String(s) if s.starts_with(['*', '&']) || s == "~" => {
+                append(out, |b| write_quoted(b, s));
+            }
+            Value::String(s) => match self.quoting.quote(s) {
+                Quote::Bare => out.push_str(s),
+                Quote::Quoted => {
+                    out.push('"');
+                    out.push_str(s);
+                    out.push('"');
+                }
+                Quote::Escaped => append(out, |b| write_quoted(b, s)),
+            },
+            Value::Number(n) => push_number(out, n),
+            v => literal(out, v),
         }
-        append(out, |b| self.quoting.primitive(b, v));
     }
 
     /// An item of a list cell: a primitive as in a cell, quoted also when
@@ -547,30 +661,25 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 }
 
-/// Whether `items` make a table: all of them objects, none empty, and at
-/// least half of the grid of rows × columns filled (rows that share few
-/// keys would make a table of mostly empty cells).
-fn table_worthy(items: &[Value]) -> bool {
-    rows_worthy(items.iter())
-}
-
-/// [`table_worthy`] over the values of an array or of a map (a keyed
-/// table's rows).
-fn rows_worthy<'v>(items: impl ExactSizeIterator<Item = &'v Value>) -> bool {
-    let n = items.len();
-    let mut keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut filled = 0usize;
-    for v in items {
-        let Value::Object(m) = v else {
-            return false;
-        };
-        if m.is_empty() {
-            return false;
-        }
-        filled += m.len();
-        keys.extend(m.keys().map(String::as_str));
+/// Whether two strings are equal, compared inline: keys and short values are
+/// compared once per row or cell, and most are a few bytes long, where a
+/// call to `memcmp` costs more than the comparison.
+#[inline(always)]
+pub(super) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
     }
-    n > 0 && filled * 2 >= keys.len() * n
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
 }
 
 thread_local! {
@@ -608,15 +717,24 @@ fn flow_primitive(out: &mut String, v: &Value) {
         Value::String(s) => {
             append(out, |b| write_quoted(b, s));
         }
-        Value::Number(n) => {
-            append(out, |b| n.write_to(b));
-        }
+        Value::Number(n) => push_number(out, n),
+        v => literal(out, v),
+    }
+}
+
+/// A number's canonical text.
+#[inline]
+fn push_number(out: &mut String, n: &Number) {
+    n.push_to(out);
+}
+
+/// `true`, `false` or `null`.
+fn literal(out: &mut String, v: &Value) {
+    match v {
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Null => out.push_str("null"),
-        Value::Object(_) | Value::Array(_) => {
-            debug_assert!(false, "container as a flow primitive")
-        }
+        _ => debug_assert!(false, "not a literal"),
     }
 }
 

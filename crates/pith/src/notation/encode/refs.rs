@@ -12,9 +12,10 @@
 
 use super::{flow_primitive, write_key_str};
 use crate::tokens::Tokenizer;
+use crate::value::Prehashed;
 use crate::{Map, Value};
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 
 /// Containers smaller than this (compact-JSON bytes) are never named.
 const MIN_SUBTREE: usize = 24;
@@ -42,8 +43,8 @@ const IDENTITY_KEYS: [&str; 8] = [
 /// The references of one document: for each value to be written as
 /// `*name`, its name.
 pub(super) struct Refs<'a> {
-    /// Address of a value node → index into `names`.
-    at: HashMap<usize, u32>,
+    /// Address of a value node (as [`address`] gives it) → index into `names`.
+    at: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     /// Names, and one representative value for each.
     pub(super) names: Vec<(String, &'a Value)>,
     /// The compact-JSON size of each named value.
@@ -54,7 +55,7 @@ impl<'a> Refs<'a> {
     /// No references.
     pub(super) fn none() -> Refs<'a> {
         Refs {
-            at: HashMap::new(),
+            at: HashMap::default(),
             names: Vec::new(),
             sizes: Vec::new(),
         }
@@ -74,7 +75,13 @@ impl<'a> Refs<'a> {
         if self.at.is_empty() {
             return None;
         }
-        self.at.get(&(v as *const Value as usize)).copied()
+        // Only containers and long strings are ever named: most cells are
+        // told without a lookup.
+        match v {
+            Value::String(s) if s.len() < MIN_STRING => None,
+            Value::Null | Value::Bool(_) | Value::Number(_) => None,
+            _ => self.at.get(&address(v)).copied(),
+        }
     }
 
     /// The compact-JSON size of the value a name stands for.
@@ -155,7 +162,11 @@ impl<'a> Walk<'a> {
                 h.write_u64(0x6f62_6a00 ^ m.len() as u64);
                 let mut size = 2 + m.len().saturating_sub(1);
                 for (k, child) in m.iter() {
-                    let (ch, cs) = self.visit(child, k, is_id_like(k));
+                    // Only a string long enough to be named asks whether its
+                    // key is an identity's.
+                    let id_like =
+                        matches!(child, Value::String(s) if s.len() >= MIN_STRING) && is_id_like(k);
+                    let (ch, cs) = self.visit(child, k, id_like);
                     h.write(k.as_bytes());
                     h.write_u64(ch);
                     size += k.len() + 3 + cs;
@@ -188,42 +199,87 @@ impl<'a> Walk<'a> {
 
     fn choose(self, tokenizer: &Tokenizer) -> Refs<'a> {
         let nodes = self.nodes;
-        // Hashes seen more than once are the only ones worth classifying.
-        let mut seen: HashMap<u64, u32> = HashMap::new();
-        for n in &nodes {
-            if n.size >= MIN_STRING {
-                *seen.entry(n.hash).or_default() += 1;
-            }
+        // Classes of equal values among the nodes large enough to be named,
+        // each made when a second member turns up: the node index of each
+        // class's first member, and each node's class. Every distinct value
+        // seen has a head, found by its hash (mixed with a key of this
+        // process, so that crafted input cannot crowd one bucket); heads of
+        // different values with the same hash are chained.
+        struct Head {
+            node: u32,
+            class: u32,
+            next: u32,
         }
-        // Classes of equal values: the node index of each class's first
-        // member, and each node's class.
-        let mut reps: Vec<usize> = Vec::new();
-        let mut by_hash: HashMap<u64, Vec<u32>> = HashMap::new();
-        let mut class_of: Vec<u32> = vec![u32::MAX; nodes.len()];
-        for (i, n) in nodes.iter().enumerate() {
+        const NONE: u32 = u32::MAX;
+        let key = RandomState::new().hash_one(0x7265_6673_u64);
+        let eligible = |n: &Node<'_>| {
             let min = if matches!(n.value, Value::String(_)) {
                 MIN_STRING
             } else {
                 MIN_SUBTREE
             };
-            if n.size < min || seen.get(&n.hash).copied().unwrap_or(0) < 2 {
+            n.size >= min
+        };
+        // Most values occur once. A first pass counts hashes in a table of
+        // two-bit counters small enough to stay in cache (they saturate at
+        // two); a node whose counter stays at one has no equal and goes into
+        // no class, so only the others are looked up below.
+        let slots = (nodes.len() * 16).next_power_of_two().max(64);
+        let mut seen = vec![0u64; slots / 32];
+        let slot = |h: u64| (h as usize) & (slots - 1);
+        for n in nodes.iter().filter(|n| eligible(n)) {
+            let at = slot(mix(n.hash ^ key));
+            let (word, shift) = (at / 32, (at % 32) * 2);
+            let count = (seen[word] >> shift) & 3;
+            if count < 2 {
+                seen[word] += 1 << shift;
+            }
+        }
+        let repeated = |h: u64| {
+            let at = slot(h);
+            (seen[at / 32] >> ((at % 32) * 2)) & 3 >= 2
+        };
+        let mut first: HashMap<u64, u32, BuildHasherDefault<Prehashed>> = HashMap::default();
+        let mut heads: Vec<Head> = Vec::new();
+        let mut reps: Vec<usize> = Vec::new();
+        let mut class_of: Vec<u32> = vec![NONE; nodes.len()];
+        for (i, n) in nodes.iter().enumerate() {
+            let mixed = mix(n.hash ^ key);
+            if !eligible(n) || !repeated(mixed) {
                 continue;
             }
-            let list = by_hash.entry(n.hash).or_default();
-            let found = list
-                .iter()
-                .copied()
-                .find(|&c| nodes[reps[c as usize]].value == n.value);
-            let c = match found {
-                Some(c) => c,
-                None => {
-                    let c = reps.len() as u32;
-                    reps.push(i);
-                    list.push(c);
-                    c
+            let new_head = heads.len() as u32;
+            let mut h = *first.entry(mixed).or_insert(new_head);
+            if h == new_head {
+                heads.push(Head {
+                    node: i as u32,
+                    class: NONE,
+                    next: NONE,
+                });
+                continue;
+            }
+            loop {
+                let head = &mut heads[h as usize];
+                if nodes[head.node as usize].value == n.value {
+                    if head.class == NONE {
+                        head.class = reps.len() as u32;
+                        reps.push(head.node as usize);
+                        class_of[head.node as usize] = head.class;
+                    }
+                    class_of[i] = head.class;
+                    break;
                 }
-            };
-            class_of[i] = c;
+                if head.next == NONE {
+                    head.next = new_head;
+                    heads.push(Head {
+                        node: i as u32,
+                        class: NONE,
+                        next: NONE,
+                    });
+                    break;
+                }
+                h = head.next;
+            }
         }
         let mut count = vec![0usize; reps.len()];
         for &c in &class_of {
@@ -289,10 +345,10 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        let mut at = HashMap::new();
+        let mut at: HashMap<u64, u32, BuildHasherDefault<Prehashed>> = HashMap::default();
         for (i, &c) in class_of.iter().enumerate() {
             if c != u32::MAX && name_of[c as usize] != u32::MAX {
-                at.insert(nodes[i].value as *const Value as usize, name_of[c as usize]);
+                at.insert(address(nodes[i].value), name_of[c as usize]);
             }
         }
         Refs { at, names, sizes }
@@ -421,6 +477,23 @@ fn unique_name(base: &str, taken: &mut HashSet<String>) -> String {
         .expect("some suffix is free")
 }
 
+/// The address of a value node, mixed to serve as its own hash: addresses
+/// are the program's, never the input's.
+#[inline]
+fn address(v: &Value) -> u64 {
+    mix(v as *const Value as usize as u64)
+}
+
+/// A bijective mix of a 64-bit hash, so that its low bits (a hash table's
+/// bucket) depend on all of it.
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
 /// A fast, non-cryptographic hasher (the multiply-rotate of rustc's FxHash).
 #[derive(Default)]
 struct Fx(u64);
@@ -431,15 +504,47 @@ impl Hasher for Fx {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
             let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w) ^ chunk.len() as u64);
+            w.copy_from_slice(word);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
         }
     }
 
     fn write_u64(&mut self, i: u64) {
         self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    // Numbers hash their parts through these: one step each, not a byte loop.
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_i32(&mut self, i: i32) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as u64);
     }
 }
 

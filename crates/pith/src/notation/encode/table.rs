@@ -2,7 +2,7 @@
 //! object rows, and the rows written under them.
 
 use super::derive::{self, Rule};
-use super::{Writer, write_key_str};
+use super::{Writer, same, write_key_str};
 use crate::{Map, Value};
 use std::collections::HashMap;
 
@@ -61,23 +61,66 @@ struct Census {
     named_bytes: usize,
     /// Bytes of the keys of the other objects (what a group saves).
     key_bytes: usize,
+    /// Strings.
+    strings: usize,
+    /// Values that put text into a template (see [`derive::Facts`]).
+    texts: usize,
+}
+
+/// What a collection's rows hold, key by key: what its table is planned
+/// from, and what tells whether it makes a table at all.
+pub(super) struct Tally<'a> {
+    /// The union of the rows' keys, in first-seen order.
+    keys: Vec<&'a str>,
+    census: Vec<Census>,
+}
+
+impl Tally<'_> {
+    /// Whether `rows` rows make a table: at least half of the grid of rows ×
+    /// columns filled (rows that share few keys would make a table of mostly
+    /// empty cells).
+    pub(super) fn worthy(&self, rows: usize) -> bool {
+        let filled: usize = self.census.iter().map(|c| c.present).sum();
+        filled * 2 >= self.keys.len() * rows
+    }
 }
 
 impl Writer<'_, '_, '_> {
     /// Plans the columns of `rows` (every row an object).
     fn plan<'a>(&mut self, rows: &[&'a Map], level: usize, derive_ok: bool) -> Vec<Col<'a>> {
+        let tally = self.tally(rows);
+        self.plan_tally(rows, tally, level, derive_ok)
+    }
+
+    /// What `rows` (every row an object) hold, in one pass.
+    pub(super) fn tally<'a>(&self, rows: &[&'a Map]) -> Tally<'a> {
         let mut index: HashMap<&'a str, usize> = HashMap::new();
         let mut keys: Vec<&'a str> = Vec::new();
         let mut census: Vec<Census> = Vec::new();
+        // The column of each position in the row before: rows mostly repeat
+        // its keys in its order, and those are found without hashing.
+        let mut last: Vec<usize> = Vec::new();
         for row in rows {
-            for (k, v) in row.iter() {
-                let i = *index.entry(k.as_str()).or_insert_with(|| {
-                    keys.push(k.as_str());
-                    census.push(Census::default());
-                    keys.len() - 1
-                });
+            for (j, (k, v)) in row.iter().enumerate() {
+                let i = match last.get(j) {
+                    Some(&i) if same(keys[i], k) => i,
+                    _ => {
+                        let i = *index.entry(k.as_str()).or_insert_with(|| {
+                            keys.push(k.as_str());
+                            census.push(Census::default());
+                            keys.len() - 1
+                        });
+                        match last.get_mut(j) {
+                            Some(slot) => *slot = i,
+                            None => last.push(i),
+                        }
+                        i
+                    }
+                };
                 let c = &mut census[i];
                 c.present += 1;
+                c.strings += usize::from(matches!(v, Value::String(_)));
+                c.texts += usize::from(derive::has_text(v));
                 match v {
                     Value::Object(m) if !m.is_empty() => {
                         c.objects += 1;
@@ -97,6 +140,18 @@ impl Writer<'_, '_, '_> {
                 }
             }
         }
+        Tally { keys, census }
+    }
+
+    /// Plans the columns of `rows` from their tally.
+    fn plan_tally<'a>(
+        &mut self,
+        rows: &[&'a Map],
+        tally: Tally<'a>,
+        level: usize,
+        derive_ok: bool,
+    ) -> Vec<Col<'a>> {
+        let Tally { keys, census } = tally;
         let mut cols: Vec<Col<'a>> = Vec::with_capacity(keys.len());
         for (&key, c) in keys.iter().zip(&census) {
             let optional = c.present < rows.len();
@@ -142,7 +197,14 @@ impl Writer<'_, '_, '_> {
             }
         }
         if derive_ok && self.opts.derived {
-            derive::apply(&mut cols, rows);
+            let facts: Vec<derive::Facts> = census
+                .iter()
+                .map(|c| derive::Facts {
+                    strings: c.strings == rows.len(),
+                    texts: c.texts == rows.len(),
+                })
+                .collect();
+            self.derive_turned |= derive::apply(&mut cols, rows, &facts);
             // A row must keep a cell: a row whose every other key is absent
             // would be an empty line.
             if level == 0 && rows.iter().any(|r| !has_cell(&cols, r)) {
@@ -152,17 +214,19 @@ impl Writer<'_, '_, '_> {
         cols
     }
 
-    /// A table of `rows`: `key[N]{…}:` and one row per line; `names` makes
-    /// it a keyed table (`key[N:]{…}:`, rows `name: cells`).
-    pub(super) fn table(
+    /// A table of `rows` (with their tally): `key[N]{…}:` and one row per
+    /// line; `names` makes it a keyed table (`key[N:]{…}:`, rows `name:
+    /// cells`).
+    pub(super) fn table<'a>(
         &mut self,
         out: &mut String,
         key: Option<&str>,
-        rows: &[&Map],
+        rows: &[&'a Map],
+        tally: Tally<'a>,
         names: Option<&[&str]>,
         depth: usize,
     ) {
-        let cols = self.plan(rows, 0, true);
+        let cols = self.plan_tally(rows, tally, 0, true);
         self.derived += count_derived(&cols);
         self.indent(out, depth);
         if let Some(k) = key {
@@ -300,7 +364,7 @@ impl Writer<'_, '_, '_> {
                 o.push('\n');
             }
         });
-        self.cost(&group.text) < self.cost(&leaf.text)
+        self.cheaper(&group.text, &leaf.text)
     }
 
     fn sep(&self, out: &mut String, first: &mut bool) {
@@ -316,7 +380,7 @@ impl Writer<'_, '_, '_> {
 /// hold their keys in the header's order.
 fn lookup<'m>(m: &'m Map, key: &str, at: &mut usize) -> Option<&'m Value> {
     if let Some((k, v)) = m.get_index(*at)
-        && k == key
+        && same(k, key)
     {
         *at += 1;
         return Some(v);
@@ -373,7 +437,12 @@ fn dense(sub: &[Col<'_>], rows: &[&Map]) -> bool {
     rows.iter().all(|m| {
         let mut last = None;
         m.keys().all(|k| {
-            let p = position.get(k.as_str()).copied();
+            // Mostly the column after the last one: found without hashing.
+            let next = last.map_or(0, |l| l + 1);
+            let p = match sub.get(next) {
+                Some(c) if same(c.key, k) => Some(next),
+                _ => position.get(k.as_str()).copied(),
+            };
             let ok = p > last;
             last = p;
             ok

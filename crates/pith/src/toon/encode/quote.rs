@@ -15,6 +15,17 @@ pub(crate) struct Quoting {
     v3: bool,
 }
 
+/// How [`Quoting::quote`] writes a string value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quote {
+    /// As it is.
+    Bare,
+    /// In quotes, with nothing to escape.
+    Quoted,
+    /// In quotes, with escapes.
+    Escaped,
+}
+
 const QUOTE: u8 = 1;
 const ESCAPE: u8 = 2;
 
@@ -51,16 +62,29 @@ impl Quoting {
     #[inline]
     pub(crate) fn string(&self, out: &mut Vec<u8>, s: &str) {
         let b = s.as_bytes();
-        let class = self.class(b);
+        match self.quote(s) {
+            Quote::Bare => put(out, b),
+            Quote::Quoted => {
+                out.reserve(b.len() + 2);
+                out.push(b'"');
+                put(out, b);
+                out.push(b'"');
+            }
+            Quote::Escaped => write_quoted(out, s),
+        }
+    }
+
+    /// How a string value is written: bare, in quotes as it is, or in
+    /// quotes with escapes ([`write_quoted`]).
+    #[inline]
+    pub(crate) fn quote(&self, s: &str) -> Quote {
+        let class = self.class(s.as_bytes());
         if class & QUOTE == 0 && !self.reads_as_other(s) {
-            put(out, b);
+            Quote::Bare
         } else if class & ESCAPE == 0 {
-            out.reserve(b.len() + 2);
-            out.push(b'"');
-            put(out, b);
-            out.push(b'"');
+            Quote::Quoted
         } else {
-            write_quoted(out, s);
+            Quote::Escaped
         }
     }
 

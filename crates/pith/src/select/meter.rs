@@ -1,0 +1,76 @@
+//! What `auto` measures its candidates with: [`Metric`] costs, and for an
+//! exact tokenizer one [`LineCounts`] across all the candidates of a value,
+//! so that the lines they share are tokenized once.
+
+use super::Metric;
+use super::bound::text_floor;
+use crate::tokens::{LineCounts, Tokenizer};
+
+/// Costs of candidate texts under one metric.
+pub(crate) struct Meter {
+    metric: Metric,
+    lines: Option<LineCounts>,
+}
+
+impl Meter {
+    pub(crate) fn new(metric: Metric) -> Meter {
+        let lines = match metric {
+            Metric::Tokens(kind) if kind.is_exact() => Some(LineCounts::new(Tokenizer::get(kind))),
+            _ => None,
+        };
+        Meter { metric, lines }
+    }
+
+    /// A meter that remembers nothing and reads no floors: every cost is
+    /// the tokenizer's own count of the whole text (the reference the
+    /// memo and the floors are tested against).
+    #[cfg(test)]
+    pub(crate) fn plain(metric: Metric) -> Meter {
+        Meter {
+            metric,
+            lines: None,
+        }
+    }
+
+    /// The cost of `text`.
+    pub(crate) fn cost(&mut self, text: &str) -> usize {
+        match (&mut self.lines, self.metric) {
+            (Some(lines), _) => lines.count(text),
+            (None, Metric::Tokens(kind)) => Tokenizer::get(kind).count(text),
+            (None, Metric::Bytes) => text.len(),
+        }
+    }
+
+    /// The cost of `text`, or `None` when it is sure to be under `lo`
+    /// (counted only as far as needed to tell).
+    pub(crate) fn cost_unless_under(&mut self, text: &str, lo: usize) -> Option<usize> {
+        match (&mut self.lines, self.metric) {
+            (Some(lines), _) => lines.count_unless_under(text, lo),
+            (None, Metric::Tokens(kind)) => Tokenizer::get(kind).count_unless_under(text, lo),
+            (None, Metric::Bytes) => (text.len() >= lo).then_some(text.len()),
+        }
+    }
+
+    /// Whether a floor read off `text`'s bytes already puts its cost over
+    /// `hi` (see [`text_floor`]), so that it need not be counted: worth
+    /// asking of a text that shares few lines with those counted before.
+    /// Only for exact tokenizers; other costs are as cheap as their floors.
+    pub(crate) fn floor_over(&self, text: &str, hi: usize) -> bool {
+        text.len() > hi && self.floor(text).is_some_and(|f| f > hi)
+    }
+
+    /// The floor of `text` under an exact tokenizer's count (see
+    /// [`text_floor`]); `None` for other costs.
+    pub(crate) fn floor(&self, text: &str) -> Option<usize> {
+        self.lines.as_ref().map(|_| text_floor(text))
+    }
+
+    /// The cost of `text`, or `None` when it is sure to be over `hi`.
+    pub(crate) fn cost_unless_over(&mut self, text: &str, hi: usize) -> Option<usize> {
+        match (&mut self.lines, self.metric) {
+            (Some(lines), _) => lines.count_unless_over(text, hi),
+            (None, Metric::Tokens(kind)) => Tokenizer::get(kind).count_unless_over(text, hi),
+            (None, Metric::Bytes) => (text.len() <= hi).then_some(text.len()),
+        }
+    }
+}
