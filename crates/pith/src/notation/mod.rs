@@ -17,7 +17,7 @@ of cells: empty b? = key absent; c{x,y} spreads object c (~ = null); d[] = space
 has k=v; k=`x${f}`: k built from row's f.";
 
 mod decode;
-mod encode;
+pub(crate) mod encode;
 
 pub use self::decode::decode;
 pub use self::encode::{Notation, encode};

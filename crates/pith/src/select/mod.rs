@@ -1378,13 +1378,7 @@ mod tests {
             ),
             1..5,
         )
-        .prop_map(|entries| {
-            let mut m = Map::new();
-            for (k, v) in entries {
-                m.insert(k, v);
-            }
-            Value::Object(m)
-        });
+        .prop_map(object_of);
         (prop::collection::vec(row, 2..6), any::<bool>()).prop_map(|(rows, nest)| {
             let rows = Value::Array(rows);
             let inner: Map = [("rows", rows)].into_iter().collect();
@@ -1408,7 +1402,7 @@ mod tests {
         /// left unwritten rule out never changes the choice.
         #[test]
         fn auto_chooses_what_exact_costs_choose(
-            v in prop_oneof![value(), lookups(), sparse()],
+            v in prop_oneof![value(), lookups(), sparse(), nested()],
             floor in 2u8..=5,
             m in 0usize..4,
             indent in 1usize..=2,
@@ -1433,6 +1427,67 @@ mod tests {
             let toon4 = toon4(&opts.toon);
             let (base, _) = toon_auto(&v, &opts, &toon4, &mut Meter::new(metric)).unwrap();
             prop_assert_eq!(&base.text, &reference_base(&v, &opts).text);
+        }
+    }
+
+    /// Objects inside objects, a few levels deep, that hold one subtree
+    /// again and again: each object is written as lines and as a flow value
+    /// and the cheaper kept, and the subtree gets a name.
+    fn nested() -> impl Strategy<Value = Value> {
+        let shared = (primitive(), any::<bool>()).prop_map(|(p, long)| {
+            let mut m = Map::new();
+            m.insert("login", Value::from("octocat"));
+            m.insert("url", Value::from("https://api.github.com/users/octocat"));
+            if long {
+                m.insert("p", p);
+            }
+            Value::Object(m)
+        });
+        (shared, prop::collection::vec(primitive(), 1..4)).prop_flat_map(|(shared, leaves)| {
+            let leaf = prop_oneof![Just(shared.clone()), prop::sample::select(leaves).boxed(),];
+            leaf.prop_recursive(4, 40, 4, |inner| {
+                prop::collection::vec(
+                    (prop::sample::select(vec!["a", "b", "user", "x"]), inner),
+                    1..4,
+                )
+                .prop_map(object_of)
+            })
+        })
+    }
+
+    /// An object of `entries`, a later one for a key replacing an earlier.
+    fn object_of(entries: Vec<(&str, Value)>) -> Value {
+        let mut m = Map::new();
+        for (k, v) in entries {
+            m.insert(k, v);
+        }
+        Value::Object(m)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// The notation's writer writes, to the byte, what it writes when it
+        /// counts every layout whole and keeps no flow value: its memo and
+        /// its kept flow values never change a choice.
+        #[test]
+        fn the_writers_memo_changes_no_choice(
+            v in prop_oneof![value(), lookups(), sparse(), nested()],
+            r in any::<bool>(),
+            d in any::<bool>(),
+            cl in any::<bool>(),
+        ) {
+            let mut n = crate::notation::Options::for_readability(3, true);
+            n.references = r;
+            n.derived = d;
+            if cl {
+                n.tokenizer = TokenizerKind::Cl100k;
+            }
+            let fast = crate::notation::encode(&v, &n).unwrap();
+            crate::notation::encode::DIRECT.with(|c| c.set(true));
+            let plain = crate::notation::encode(&v, &n);
+            crate::notation::encode::DIRECT.with(|c| c.set(false));
+            prop_assert_eq!(fast.text, plain.unwrap().text);
         }
     }
 

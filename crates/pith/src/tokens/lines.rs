@@ -21,6 +21,14 @@
 //! remembered segment stands for the text's bytes only if the cut after it
 //! is one where counts add up in this text too.
 //!
+//! A *fine* memo also cuts inside lines, before a `,`, `}` or `]` that
+//! follows an ASCII letter or digit: the piece before ends at the letter or
+//! digit (a contraction needs an apostrophe), and the one after starts at
+//! the punctuation whatever came before. The notation's writer counts with
+//! one: a flow value `{id:1,user:{login:octo,id:2}}` and the flow value of
+//! the object around it share all but the pieces where they join, so each
+//! nested object's layouts are counted at the cost of their joins.
+//!
 //! Segments are kept in an arena, and found by a hash keyed per memo in a
 //! table probed at most [`MAX_PROBE`] slots: input crafted to collide costs
 //! a direct count per segment, never a quadratic search. Segments longer
@@ -59,6 +67,11 @@ pub(crate) struct LineCounts {
     /// Open addressing: the hash's upper half `<< 32 | record + 1`, 0 empty.
     slots: Vec<u64>,
     key: u64,
+    /// Whether lines are cut inside too (see the module docs).
+    fine: bool,
+    /// Whether every text is counted whole, nothing remembered (the
+    /// reference the memo is tested against).
+    direct: bool,
 }
 
 impl LineCounts {
@@ -72,7 +85,32 @@ impl LineCounts {
             arena: Vec::new(),
             slots: Vec::new(),
             key: RandomState::new().hash_one(0x6c69_6e65_u64) | 1,
+            fine: false,
+            direct: false,
         }
+    }
+
+    /// A "memo" that remembers nothing: every count is the tokenizer's own.
+    #[cfg(test)]
+    pub(crate) fn direct(tokenizer: &'static Tokenizer) -> LineCounts {
+        LineCounts {
+            direct: true,
+            ..LineCounts::new(tokenizer)
+        }
+    }
+
+    /// An empty memo for `tokenizer` that also cuts inside lines (see the
+    /// module docs).
+    pub(crate) fn fine(tokenizer: &'static Tokenizer) -> LineCounts {
+        LineCounts {
+            fine: true,
+            ..LineCounts::new(tokenizer)
+        }
+    }
+
+    /// The tokenizer it counts with.
+    pub(crate) fn tokenizer(&self) -> &'static Tokenizer {
+        self.tokenizer
     }
 
     /// The token count of `text`.
@@ -104,7 +142,7 @@ impl LineCounts {
     /// are never more than its bytes, so once the tokens counted plus the
     /// bytes left fall under `lo` the count is under `lo`.
     fn count_bounded(&mut self, text: &str, lo: usize, hi: usize) -> Bounded {
-        if self.tokenizer.bpe.is_none() {
+        if self.tokenizer.bpe.is_none() || self.direct {
             return self.tokenizer.count_bounded(text, lo, hi);
         }
         let bytes = text.as_bytes();
@@ -124,7 +162,7 @@ impl LineCounts {
                     p + len
                 }
                 None => {
-                    let end = segment_end(text, p);
+                    let end = segment_end(text, p, self.fine);
                     let segment = &text[p..end];
                     if segment.len() > MAX_SEGMENT {
                         // Counted directly, with the bounds left for it.
@@ -189,7 +227,9 @@ impl LineCounts {
             return None;
         }
         let end = p + len;
-        let cut = end == text.len() || (here.last() == Some(&b'\n') && cuts(&text[end..]));
+        let cut = end == text.len()
+            || (here.last() == Some(&b'\n') && cuts(&text[end..]))
+            || (self.fine && fine_cut(text, end));
         cut.then_some((r, len, rec.count as usize))
     }
 
@@ -271,7 +311,21 @@ enum Seen {
 
 /// The end of the segment of `text` that starts at `p`: just after the first
 /// line break where counts add up (see the module docs), or the text's end.
-fn segment_end(text: &str, p: usize) -> usize {
+fn segment_end(text: &str, p: usize, fine: bool) -> usize {
+    if fine {
+        let b = text.as_bytes();
+        let mut i = p + 1;
+        while i < b.len() {
+            // Only a line break or a closing or separating mark can end a
+            // segment: most bytes are passed over at one comparison each.
+            match b[i] {
+                b',' | b'}' | b']' if b[i - 1].is_ascii_alphanumeric() => return i,
+                _ if b[i - 1] == b'\n' && cuts(&b[i..]) => return i,
+                _ => i += 1,
+            }
+        }
+        return b.len();
+    }
     let mut from = p;
     while let Some(k) = text[from..].find('\n') {
         let cut = from + k + 1;
@@ -281,6 +335,15 @@ fn segment_end(text: &str, p: usize) -> usize {
         from = cut;
     }
     text.len()
+}
+
+/// Whether counts add up across a cut inside a line at `i` (see the module
+/// docs): `,`, `}` or `]` after an ASCII letter or digit.
+#[inline]
+fn fine_cut(b: &[u8], i: usize) -> bool {
+    i > 0
+        && matches!(b.get(i), Some(b',' | b'}' | b']'))
+        && b.get(i - 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// Whether counts add up across a cut before `rest` (which follows a line
@@ -368,6 +431,10 @@ mod tests {
                 "'s",
                 "   ",
                 "{\"a\":[1,2]}",
+                "k: {id:1,user:{login:octo,id:2},tags:[a,b]}",
+                "{it's,x},a]y}z,",
+                "  - [1,2,{a:b}]",
+                "a1,b2}c3]",
             ])
             .prop_map(String::from),
             "[ a-z0-9:,/'\"{}\\[\\]-]{0,12}",
@@ -393,8 +460,8 @@ mod tests {
         /// the bounded counts answer as the tokenizer's do.
         #[test]
         fn segment_sums_are_exact(texts in prop::collection::vec(text(), 1..4), bound in 0usize..64) {
-            for t in kinds() {
-                let mut memo = LineCounts::new(t);
+            for (t, fine) in kinds().into_iter().flat_map(|t| [(t, false), (t, true)]) {
+                let mut memo = if fine { LineCounts::fine(t) } else { LineCounts::new(t) };
                 for text in &texts {
                     let n = t.count(text);
                     prop_assert_eq!(memo.count(text), n, "{:?}", text);
@@ -439,8 +506,8 @@ mod tests {
                 }
                 copies.push(join(&edited));
             }
-            for t in kinds() {
-                let mut memo = LineCounts::new(t);
+            for (t, fine) in kinds().into_iter().flat_map(|t| [(t, false), (t, true)]) {
+                let mut memo = if fine { LineCounts::fine(t) } else { LineCounts::new(t) };
                 for text in &copies {
                     prop_assert_eq!(memo.count(text), t.count(text), "{:?}", text);
                 }
@@ -456,8 +523,12 @@ mod tests {
     fn dataset_documents_count_exactly() {
         let files = datasets::json_files(&datasets::datasets());
         assert!(!files.is_empty());
-        for t in kinds() {
-            let mut memo = LineCounts::new(t);
+        for (t, fine) in kinds().into_iter().flat_map(|t| [(t, false), (t, true)]) {
+            let mut memo = if fine {
+                LineCounts::fine(t)
+            } else {
+                LineCounts::new(t)
+            };
             for path in &files {
                 let value = crate::json::parse_bytes(&std::fs::read(path).unwrap()).unwrap();
                 let toon = crate::toon::encode(&value, &Default::default()).unwrap();
@@ -484,7 +555,7 @@ mod tests {
         let mut ends = Vec::new();
         let mut p = 0;
         while p < text.len() {
-            p = segment_end(text, p);
+            p = segment_end(text, p, false);
             ends.push(p);
         }
         // No cut before the blank line (it joins `  b`), nor before `/d`

@@ -20,7 +20,23 @@ mod table;
 use self::refs::Refs;
 use self::table::Tally;
 use super::{MARKER, Options};
-use crate::tokens::Tokenizer;
+use crate::tokens::{LineCounts, Tokenizer};
+use crate::value::Prehashed;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+#[cfg(test)]
+thread_local! {
+    /// Makes writers count every layout whole and keep no flow value: the
+    /// reference their memo and their kept flow values are tested against.
+    pub(crate) static DIRECT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Flow values shorter than this are written again rather than kept (in
+/// the unit tests every one is kept, so that keeping is what they test).
+const FLOW_KEEP_MIN: usize = if cfg!(test) { 1 } else { 64 };
+/// The most bytes of flow values kept for writing again.
+const FLOW_KEPT: usize = 16 << 20;
 use crate::toon::Spec;
 use crate::toon::encode::quote::{
     Quote, Quoting, is_bare_key, numeric_like, write_key, write_quoted,
@@ -210,7 +226,9 @@ pub(super) struct Writer<'o, 'r, 'a> {
     refs: &'r Refs<'a>,
     quoting: Quoting,
     delimiter: char,
-    tokenizer: &'static Tokenizer,
+    /// Counts of the layouts the writer compares: each distinct line is
+    /// tokenized once, however many layouts of the values around it hold it.
+    lines: LineCounts,
     /// Names used by the text written so far and kept, in order of use.
     uses: Vec<u32>,
     /// Definitions written by [`Writer::prelude`].
@@ -220,6 +238,13 @@ pub(super) struct Writer<'o, 'r, 'a> {
     /// Whether planning turned any column into a derived one, in any
     /// table, kept or not.
     derive_turned: bool,
+    /// Flow values written so far: an object compared in both layouts is
+    /// written as a flow value again inside the flow value of every object
+    /// around it so compared. By the address of the container: where its
+    /// text is in `flow_text` and the names it uses in `flow_uses`.
+    flows: HashMap<u64, [u32; 4], BuildHasherDefault<Prehashed>>,
+    flow_text: String,
+    flow_uses: Vec<u32>,
 }
 
 impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
@@ -229,12 +254,33 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             refs,
             quoting: Quoting::new(opts.delimiter.as_byte(), Spec::V4),
             delimiter: opts.delimiter.as_char(),
-            tokenizer: Tokenizer::get(opts.tokenizer),
+            lines: Writer::counts(Tokenizer::get(opts.tokenizer)),
             uses: Vec::new(),
             defined: 0,
             derived: 0,
             derive_turned: false,
+            flows: HashMap::default(),
+            flow_text: String::new(),
+            flow_uses: Vec::new(),
         }
+    }
+
+    /// The memo layouts are counted with.
+    fn counts(tokenizer: &'static Tokenizer) -> LineCounts {
+        #[cfg(test)]
+        if DIRECT.with(std::cell::Cell::get) {
+            return LineCounts::direct(tokenizer);
+        }
+        LineCounts::fine(tokenizer)
+    }
+
+    /// Whether flow values are kept for writing again.
+    fn keeps_flows() -> bool {
+        #[cfg(test)]
+        if DIRECT.with(std::cell::Cell::get) {
+            return false;
+        }
+        true
     }
 
     /// The definitions of every name used, each above its first user.
@@ -332,15 +378,22 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         }
     }
 
-    fn cost(&self, text: &str) -> usize {
-        self.tokenizer.count(text)
+    /// Whether layout `b` of a value costs fewer tokens than layout `a`:
+    /// `b` is counted only as far as needed to tell, and both through the
+    /// memo, which holds the layouts of the values inside.
+    fn cheaper(&mut self, b: &str, a: &str) -> bool {
+        match self.lines.count(a).checked_sub(1) {
+            Some(under) => self.lines.count_unless_over(b, under).is_some(),
+            None => false,
+        }
     }
 
-    /// Whether `b` costs fewer tokens than `a`: `b` is counted only as far
-    /// as needed to tell.
-    fn cheaper(&self, b: &str, a: &str) -> bool {
-        match self.cost(a).checked_sub(1) {
-            Some(under) => self.tokenizer.count_unless_over(b, under).is_some(),
+    /// [`Writer::cheaper`] for texts that share nothing with what the memo
+    /// holds (the cells of one column in every row): counted directly.
+    fn cheaper_alone(&self, b: &str, a: &str) -> bool {
+        let tokenizer = self.lines.tokenizer();
+        match tokenizer.count(a).checked_sub(1) {
+            Some(under) => tokenizer.count_unless_over(b, under).is_some(),
             None => false,
         }
     }
@@ -624,8 +677,36 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 
     /// A flow value (§5); a nested value with a name is `*name`, `v` itself
-    /// is written out.
+    /// is written out. A container's text is kept (up to [`FLOW_KEPT`]
+    /// bytes in all) and copied when written again.
     fn flow_inner(&mut self, out: &mut String, v: &Value) {
+        if v.is_primitive() {
+            flow_primitive(out, v);
+            return;
+        }
+        let at = refs::address(v);
+        if let Some(&[a, b, ua, ub]) = self.flows.get(&at) {
+            out.push_str(&self.flow_text[a as usize..b as usize]);
+            self.uses
+                .extend_from_slice(&self.flow_uses[ua as usize..ub as usize]);
+            return;
+        }
+        let (start, used) = (out.len(), self.uses.len());
+        self.flow_container(out, v);
+        let text = &out[start..];
+        let kept = self.flow_text.len() + text.len();
+        if text.len() >= FLOW_KEEP_MIN && kept <= FLOW_KEPT && Writer::keeps_flows() {
+            let a = self.flow_text.len() as u32;
+            let ua = self.flow_uses.len() as u32;
+            self.flow_text.push_str(text);
+            self.flow_uses.extend_from_slice(&self.uses[used..]);
+            let entry = [a, kept as u32, ua, self.flow_uses.len() as u32];
+            self.flows.insert(at, entry);
+        }
+    }
+
+    /// The flow value of a container, written out.
+    fn flow_container(&mut self, out: &mut String, v: &Value) {
         match v {
             Value::Object(m) => {
                 out.push('{');

@@ -480,7 +480,7 @@ fn unique_name(base: &str, taken: &mut HashSet<String>) -> String {
 /// The address of a value node, mixed to serve as its own hash: addresses
 /// are the program's, never the input's.
 #[inline]
-fn address(v: &Value) -> u64 {
+pub(super) fn address(v: &Value) -> u64 {
     mix(v as *const Value as usize as u64)
 }
 

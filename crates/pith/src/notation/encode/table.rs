@@ -364,7 +364,7 @@ impl Writer<'_, '_, '_> {
                 o.push('\n');
             }
         });
-        self.cheaper(&group.text, &leaf.text)
+        self.cheaper_alone(&group.text, &leaf.text)
     }
 
     fn sep(&self, out: &mut String, first: &mut bool) {
