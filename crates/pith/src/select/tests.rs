@@ -1,0 +1,403 @@
+//! Unit tests of the choice among forms and of the restoring walk.
+
+use super::*;
+use crate::Number;
+use proptest::prelude::*;
+
+fn string() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "",
+            " ",
+            "a",
+            "ab cd",
+            "don't",
+            "it's",
+            "'s",
+            "café",
+            "日本",
+            "🎉",
+            "a\u{8}b",
+            "\u{c}x",
+            "x\ny",
+            "tab\t",
+            "q\"q",
+            "back\\slash",
+            "\\u0008",
+            "1,2",
+            "a|b",
+            "--",
+            "-",
+            "x-1",
+            "2025-04-16T00:09:46Z",
+            "/api/users",
+            "a_b.c",
+            "true",
+            "null",
+            "12",
+            "1e5",
+            "#",
+            ":",
+            "[1]",
+            "{}",
+            "  lead",
+            "trail  ",
+        ])
+        .prop_map(String::from),
+        any::<String>(),
+        "[a-zA-Z0-9 '.,:/_-]{0,12}",
+    ]
+}
+
+fn primitive() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| Value::Number(Number::from(n))),
+        any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
+        string().prop_map(Value::String),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    primitive().prop_recursive(4, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((string(), inner.clone()), 0..6)
+                .prop_map(|e| Value::Object(e.into_iter().collect())),
+            // Uniform rows: TOON tables, flat or with a field group.
+            (
+                prop::collection::vec(string(), 1..5),
+                prop::collection::vec(prop::collection::vec(primitive(), 5), 1..6),
+                any::<bool>(),
+                string(),
+            )
+                .prop_map(|(keys, rows, group, key)| {
+                    let rows = rows
+                        .into_iter()
+                        .map(|cells| {
+                            let mut m: Map =
+                                keys.iter().cloned().zip(cells.iter().cloned()).collect();
+                            if group {
+                                let g: Map = [("x", cells[4].clone())].into_iter().collect();
+                                m.insert("g", Value::Object(g));
+                            }
+                            Value::Object(m)
+                        })
+                        .collect();
+                    Value::Object([(key, Value::Array(rows))].into_iter().collect())
+                }),
+            // Keyed tables.
+            (
+                prop::collection::vec(string(), 2..4),
+                prop::collection::vec(primitive(), 4)
+            )
+                .prop_map(|(names, cells)| {
+                    let row: Map = [("a", cells[0].clone()), ("b", cells[1].clone())]
+                        .into_iter()
+                        .collect();
+                    Value::Object(
+                        names
+                            .into_iter()
+                            .map(|n| (n, Value::Object(row.clone())))
+                            .collect(),
+                    )
+                }),
+        ]
+    })
+}
+
+/// [`toon_auto`] as its rules say, with nothing ruled out early: every
+/// candidate written and counted whole by the tokenizer (no memo, no
+/// floors), the choices made on exact costs.
+fn reference_base(value: &Value, opts: &Options) -> Encoded {
+    let toon4 = toon4(&opts.toon);
+    let cost = |text: &str| Meter::plain(opts.metric).cost(text);
+    if matches!(value, Value::Object(m) if is_wrapper(m)) {
+        return wrapped(value, opts).unwrap();
+    }
+    let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
+    if survey.look_alike {
+        let toon = wrapped(value, opts).unwrap();
+        let json = json_doc(value, Vec::new());
+        return if (cost(&json.text), json.text.len()) <= (cost(&toon.text), toon.text.len()) {
+            json
+        } else {
+            toon
+        };
+    }
+    let mut best = toon_doc(value, &toon4, Vec::new()).unwrap();
+    if survey.candidates && opts.min_readability <= 4 {
+        let mut meter = Meter::plain(opts.metric);
+        let mut planner = Planner::new(Mode::Best, &toon4, opts.metric, &mut meter);
+        if let Some(planned) = planner.run(value).unwrap() {
+            let choices = std::mem::take(&mut planner.choices);
+            let doc = toon_doc(&planned, &toon4, choices).unwrap();
+            if (cost(&doc.text), doc.text.len()) < (cost(&best.text), best.text.len()) {
+                best = doc;
+            }
+        }
+    }
+    let json = json_doc(value, Vec::new());
+    if (cost(&json.text), json.text.len()) <= (cost(&best.text), best.text.len()) {
+        json
+    } else {
+        best
+    }
+}
+
+/// `auto` as its rules say: [`reference_base`], then every variant of
+/// the notation the floor admits, written and counted whole (none
+/// skipped as a copy of another).
+fn reference_auto(value: &Value, opts: &Options) -> Encoded {
+    let cost = |text: &str| Meter::plain(opts.metric).cost(text);
+    let base = reference_base(value, opts);
+    let mut best = (cost(&base.text), base.text.len());
+    let mut out = None;
+    for &(references, derived) in variants(opts.min_readability) {
+        let n = notation_options(opts, references, derived);
+        let doc = crate::notation::encode(value, &n).unwrap();
+        if doc.text[crate::notation::MARKER.len() + 1..] == base.text {
+            continue;
+        }
+        let c = (cost(&doc.text), doc.text.len());
+        let wins = if out.is_none() {
+            c.0 < best.0
+        } else {
+            c < best
+        };
+        if wins {
+            best = c;
+            out = Some(doc.text);
+        }
+    }
+    out.map_or(base, |text| Encoded {
+        text,
+        syntax: Syntax::Json,
+        wrapped: false,
+        tables: Vec::new(),
+    })
+}
+
+/// Rows for the notation's lookups: enough of them for derived columns
+/// (a constant, a template over the id, sometimes broken in one row), a
+/// repeated nested object and repeated long strings, some keys missing.
+fn lookups() -> impl Strategy<Value = Value> {
+    (
+        8usize..24,
+        prop::collection::vec(primitive(), 1..4),
+        any::<bool>(),
+        any::<bool>(),
+        0usize..24,
+    )
+        .prop_map(|(n, cells, root, nested, broken)| {
+            let owner: Map = [
+                ("login", Value::from("octocat")),
+                ("id", Value::from(583231)),
+                ("url", Value::from("https://api.github.com/users/octocat")),
+            ]
+            .into_iter()
+            .collect();
+            let rows: Vec<Value> = (0..n)
+                .map(|i| {
+                    let mut m = Map::new();
+                    m.insert("id", Value::from(i as i64 + 100));
+                    m.insert("state", Value::from("open"));
+                    let url = if i == broken {
+                        "https://x.org/other".to_owned()
+                    } else {
+                        format!("https://x.org/issues/{}", i + 100)
+                    };
+                    m.insert("url", Value::from(url));
+                    if nested || i % 3 == 0 {
+                        m.insert("user", Value::Object(owner.clone()));
+                    }
+                    if i % 4 != 1 {
+                        m.insert("label", Value::from("a long repeated label text"));
+                    }
+                    m.insert("x", cells[i % cells.len()].clone());
+                    Value::Object(m)
+                })
+                .collect();
+            if root {
+                Value::Array(rows)
+            } else {
+                Value::Object([("items", Value::Array(rows))].into_iter().collect())
+            }
+        })
+}
+
+/// A few rows over a few keys, each key in some rows only, holding
+/// primitives, short lists or small objects: collections whose TOON,
+/// seed and compact tables cost about the same.
+fn sparse() -> impl Strategy<Value = Value> {
+    let cell = prop_oneof![
+        primitive(),
+        prop::collection::vec(primitive(), 0..3).prop_map(Value::Array),
+        (primitive(), primitive())
+            .prop_map(|(a, b)| { Value::Object([("a", a), ("b", b)].into_iter().collect()) }),
+    ];
+    let row = prop::collection::vec(
+        (
+            prop::sample::select(vec!["id", "name", "tags", "meta", "n"]),
+            cell,
+        ),
+        1..5,
+    )
+    .prop_map(object_of);
+    (prop::collection::vec(row, 2..6), any::<bool>()).prop_map(|(rows, nest)| {
+        let rows = Value::Array(rows);
+        let inner: Map = [("rows", rows)].into_iter().collect();
+        if nest {
+            Value::Object(
+                [("data", Value::Object(inner)), ("n", Value::from(1))]
+                    .into_iter()
+                    .collect(),
+            )
+        } else {
+            Value::Object(inner)
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    /// `auto` writes, to the byte, what its rules choose on exact costs
+    /// of every candidate: what the memo, the floors and the variants
+    /// left unwritten rule out never changes the choice.
+    #[test]
+    fn auto_chooses_what_exact_costs_choose(
+        v in prop_oneof![value(), lookups(), sparse(), nested()],
+        floor in 2u8..=5,
+        m in 0usize..4,
+        indent in 1usize..=2,
+    ) {
+        let metric = [
+            Metric::Tokens(TokenizerKind::O200k),
+            Metric::Tokens(TokenizerKind::Cl100k),
+            Metric::Tokens(TokenizerKind::Bytes4),
+            Metric::Bytes,
+        ][m];
+        let opts = Options {
+            metric,
+            min_readability: floor,
+            toon: EncodeOptions { indent, ..EncodeOptions::default() },
+            ..Options::default()
+        };
+        let got = encode(&v, &opts).unwrap();
+        let want = reference_auto(&v, &opts);
+        prop_assert_eq!(&got.text, &want.text);
+        // And the TOON and JSON candidates alone (the planner's choices
+        // show there even where the notation wins).
+        let toon4 = toon4(&opts.toon);
+        let (base, _) = toon_auto(&v, &opts, &toon4, &mut Meter::new(metric)).unwrap();
+        prop_assert_eq!(&base.text, &reference_base(&v, &opts).text);
+    }
+}
+
+/// Objects inside objects, a few levels deep, that hold one subtree
+/// again and again: each object is written as lines and as a flow value
+/// and the cheaper kept, and the subtree gets a name.
+fn nested() -> impl Strategy<Value = Value> {
+    let shared = (primitive(), any::<bool>()).prop_map(|(p, long)| {
+        let mut m = Map::new();
+        m.insert("login", Value::from("octocat"));
+        m.insert("url", Value::from("https://api.github.com/users/octocat"));
+        if long {
+            m.insert("p", p);
+        }
+        Value::Object(m)
+    });
+    (shared, prop::collection::vec(primitive(), 1..4)).prop_flat_map(|(shared, leaves)| {
+        let leaf = prop_oneof![Just(shared.clone()), prop::sample::select(leaves).boxed(),];
+        leaf.prop_recursive(4, 40, 4, |inner| {
+            prop::collection::vec(
+                (prop::sample::select(vec!["a", "b", "user", "x"]), inner),
+                1..4,
+            )
+            .prop_map(object_of)
+        })
+    })
+}
+
+/// An object of `entries`, a later one for a key replacing an earlier.
+fn object_of(entries: Vec<(&str, Value)>) -> Value {
+    let mut m = Map::new();
+    for (k, v) in entries {
+        m.insert(k, v);
+    }
+    Value::Object(m)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The notation's writer writes, to the byte, what it writes when it
+    /// counts every layout whole and keeps no flow value: its memo and
+    /// its kept flow values never change a choice.
+    #[test]
+    fn the_writers_memo_changes_no_choice(
+        v in prop_oneof![value(), lookups(), sparse(), nested()],
+        r in any::<bool>(),
+        d in any::<bool>(),
+        cl in any::<bool>(),
+    ) {
+        let mut n = crate::notation::Options::for_readability(3, true);
+        n.references = r;
+        n.derived = d;
+        if cl {
+            n.tokenizer = TokenizerKind::Cl100k;
+        }
+        let fast = crate::notation::encode(&v, &n).unwrap();
+        crate::notation::encode::DIRECT.with(|c| c.set(true));
+        let plain = crate::notation::encode(&v, &n);
+        crate::notation::encode::DIRECT.with(|c| c.set(false));
+        prop_assert_eq!(fast.text, plain.unwrap().text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    /// The floors under compact JSON hold for both exact tokenizers.
+    #[test]
+    fn floors_are_floors(v in value(), d in 0usize..3, indent in 1usize..=3) {
+        let json = crate::json::to_string(&v);
+        let o = Tokenizer::get(TokenizerKind::O200k).count(&json);
+        let c = Tokenizer::get(TokenizerKind::Cl100k).count(&json);
+        let s = bound::survey(&v, Size::TokenFloor, 256);
+        if !s.look_alike {
+            prop_assert!(s.json <= o && s.json <= c, "value floor {} > {o}/{c}: {json}", s.json);
+            let b = bound::survey(&v, Size::Bytes, 256);
+            prop_assert!(b.json <= json.len(), "value bytes {} > {}", b.json, json.len());
+        }
+        let delimiter = [crate::toon::Delimiter::Comma, crate::toon::Delimiter::Tab, crate::toon::Delimiter::Pipe][d];
+        let opts = EncodeOptions { indent, delimiter, ..EncodeOptions::default() };
+        let toon = crate::toon::encode(&v, &opts).expect("encodes");
+        if let Some(f) = text::survey_text(&toon, indent, delimiter.as_byte(), true) {
+            prop_assert!(!s.look_alike && !s.candidates, "{toon}");
+            prop_assert!(f.tokens <= o && f.tokens <= c, "text floor {} > {o}/{c}: {json}\n{toon}", f.tokens);
+        }
+        if let Some(f) = text::survey_text(&toon, indent, delimiter.as_byte(), false) {
+            prop_assert!(f.bytes <= json.len(), "text bytes {} > {}: {json}\n{toon}", f.bytes, json.len());
+        }
+        // The floor of any text, on every form's text.
+        let mut texts = vec![json.clone(), toon];
+        for min in [3, 5] {
+            let mut n = crate::notation::Options::for_readability(min, true);
+            n.indent = indent;
+            n.delimiter = delimiter;
+            texts.push(crate::notation::encode(&v, &n).expect("notation").text);
+        }
+        for form in [Form::Hoisted, Form::HoistedCompact] {
+            let o = Options { form, metric: Metric::Bytes, ..Options::default() };
+            texts.push(encode(&v, &o).expect("encodes").text);
+        }
+        for t in &texts {
+            let f = bound::text_floor(t);
+            let (o, c) = (Tokenizer::get(TokenizerKind::O200k).count(t), Tokenizer::get(TokenizerKind::Cl100k).count(t));
+            prop_assert!(f <= o && f <= c, "text floor {f} > {o}/{c}: {t:?}");
+        }
+    }
+}
