@@ -845,23 +845,20 @@ impl Parser<'_> {
             if rows.len() != count.length {
                 return Err(count.mismatch("row", "rows", rows.len()));
             }
-            // After a root object's table, a line that cannot be a member
-            // (it has no `:` or header) is one row too many.
-            if flat
-                && let Some(next) = self.lines.peek()?
-                && next.depth == 0
-                && self.classify(next.start, next.end) == super::Class::Value
-            {
-                return Err(count.surplus(next.start, "row", "rows"));
-            }
-            if let Some(next) = self.lines.peek()?
-                && !flat
-                && (root || next.depth > d)
-            {
-                if next.depth == row_depth {
-                    return Err(count.surplus(next.start, "row", "rows"));
+            if let Some(next) = self.lines.peek()? {
+                if flat {
+                    // After a root object's table, a line that cannot be a
+                    // member (it has no `:` or header) is one row too many.
+                    if next.depth == 0 && self.classify(next.start, next.end) == super::Class::Value
+                    {
+                        return Err(count.surplus(next.start, "row", "rows"));
+                    }
+                } else if root || next.depth > d {
+                    if next.depth == row_depth {
+                        return Err(count.surplus(next.start, "row", "rows"));
+                    }
+                    return Err(self.misplaced(next, row_depth));
                 }
-                return Err(self.misplaced(next, row_depth));
             }
         }
         Ok(Value::Array(rows))
