@@ -1082,14 +1082,7 @@ impl<'a> Parser<'a> {
     /// Refuses a container at nesting level `level` beyond the depth limit.
     fn level(&self, level: usize, at: usize) -> R<()> {
         if level > self.max_depth {
-            return Err(fault(
-                ErrorKind::DepthLimit,
-                at,
-                format!(
-                    "expected nesting at most {} levels deep, found deeper nesting",
-                    self.max_depth
-                ),
-            ));
+            return Err(crate::toon::decode::too_deep(self.max_depth, at));
         }
         Ok(())
     }

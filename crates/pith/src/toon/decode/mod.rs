@@ -905,14 +905,7 @@ impl<'a> Parser<'a> {
 
     fn check_depth(&self, depth: usize, at: usize) -> R<()> {
         if depth > self.max_depth {
-            return Err(Fault::new(
-                ErrorKind::DepthLimit,
-                at,
-                format!(
-                    "expected nesting at most {} levels deep, found deeper nesting",
-                    self.max_depth
-                ),
-            ));
+            return Err(too_deep(self.max_depth, at));
         }
         Ok(())
     }
@@ -1081,6 +1074,16 @@ fn group(plan: &[Field], cells: &mut [Value]) -> Map {
         })
         .collect();
     Map::from_unique_entries(entries)
+}
+
+/// The error for a container nested deeper than `max_depth`, at `at`: the
+/// same words from the TOON reader and the notation's.
+pub(crate) fn too_deep(max_depth: usize, at: usize) -> Fault {
+    Fault::new(
+        ErrorKind::DepthLimit,
+        at,
+        format!("expected nesting at most {max_depth} levels deep, found deeper nesting"),
+    )
 }
 
 #[cfg(test)]
