@@ -3,8 +3,7 @@
 //! so that the lines they share are tokenized once.
 
 use super::Metric;
-use super::bound::text_floor;
-use crate::tokens::{LineCounts, Tokenizer};
+use crate::tokens::{LineCounts, Tokenizer, text_floor};
 
 /// Costs of candidate texts under one metric.
 pub(crate) struct Meter {

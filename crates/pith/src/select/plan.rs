@@ -348,7 +348,7 @@ impl<'o, 'm> Planner<'o, 'm> {
             // The lines as they stand: counted in place, unless their floor
             // already exceeds the bound (a rival's cost).
             self.scratch.push(b'\n');
-            let text = String::from_utf8_lossy(&self.scratch);
+            let text = utf8(&self.scratch);
             let over = match floor {
                 Some(f) => f > bound,
                 None => self.meter.floor_over(&text, bound),
@@ -359,7 +359,7 @@ impl<'o, 'm> Planner<'o, 'm> {
             self.meter.cost_unless_over(&text, bound)?
         } else {
             self.lines.clear();
-            let text = String::from_utf8_lossy(&self.scratch);
+            let text = utf8(&self.scratch);
             // Indentation adds no piece to the floor (see `text_floor`).
             let over = match floor {
                 Some(f) => f > bound,
@@ -376,6 +376,15 @@ impl<'o, 'm> Planner<'o, 'm> {
             self.meter.cost_unless_over(&self.lines, bound)?
         };
         (cost <= bound).then_some(cost)
+    }
+}
+
+/// The TOON writer's bytes as text (always UTF-8: the bytes of `&str`s and
+/// ASCII), checked on the fast path of [`std::str::from_utf8`].
+fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 

@@ -395,7 +395,7 @@ proptest! {
             texts.push(encode(&v, &o).expect("encodes").text);
         }
         for t in &texts {
-            let f = bound::text_floor(t);
+            let f = crate::tokens::text_floor(t);
             let (o, c) = (Tokenizer::get(TokenizerKind::O200k).count(t), Tokenizer::get(TokenizerKind::Cl100k).count(t));
             prop_assert!(f <= o && f <= c, "text floor {f} > {o}/{c}: {t:?}");
         }

@@ -59,6 +59,7 @@
 )]
 
 mod bpe;
+mod floor;
 mod lines;
 mod pretoken;
 mod unicode;
@@ -72,6 +73,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use bpe::{Scratch, Vocab};
+pub(crate) use floor::text_floor;
 pub(crate) use lines::LineCounts;
 use pretoken::{Pattern, Scan};
 

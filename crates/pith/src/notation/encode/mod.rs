@@ -389,13 +389,16 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 
     /// [`Writer::cheaper`] for texts that share nothing with what the memo
-    /// holds (the cells of one column in every row): counted directly.
+    /// holds (the cells of one column in every row), `b` the likely cheaper:
+    /// counted directly, `b` first, then `a` only if a floor read off its
+    /// bytes does not already exceed `b`'s count, and only as far as needed.
     fn cheaper_alone(&self, b: &str, a: &str) -> bool {
         let tokenizer = self.lines.tokenizer();
-        match tokenizer.count(a).checked_sub(1) {
-            Some(under) => tokenizer.count_unless_over(b, under).is_some(),
-            None => false,
+        let cost = tokenizer.count(b);
+        if tokenizer.kind().is_exact() && crate::tokens::text_floor(a) > cost {
+            return true;
         }
+        tokenizer.count_unless_under(a, cost + 1).is_some()
     }
 
     /// Writes with `f` on the side: the text, and the names and derived
