@@ -4,7 +4,7 @@
 //
 //   PITH_NODE_MODULES  a node_modules folder holding @pith-format/pith as
 //                      installed (npm install ./bindings/node) and the test
-//                      peers (@modelcontextprotocol/sdk); without it, the
+//                      peers (@modelcontextprotocol/sdk, typescript); without it, the
 //                      package is this folder and peers resolve from here.
 //   PITH_BIN           the CLI; without it, a release build made here.
 //   PITH_DATASETS      the datasets; without it, ../shared/datasets beside
