@@ -470,7 +470,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 });
                 let keyed = if m.len() >= 2 { self.map_rows(m) } else { None };
                 if let Some((rows, tally)) = keyed {
-                    let names: Vec<&str> = m.keys().map(String::as_str).collect();
+                    let names: Vec<&str> = m.keys().map(|k| k.as_str()).collect();
                     let keyed = self.render(|w, o| {
                         w.table(o, Some(key), &rows, tally, Some(&names), depth);
                     });
