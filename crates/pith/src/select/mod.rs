@@ -799,7 +799,8 @@ fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded>
 /// known to write the text of one already written is not written again (it
 /// cannot be cheaper either): one with references, when the value has
 /// none, is the one without; one with derived columns, when writing it
-/// turned no column into a derived one, is the one without.
+/// (or writing the one without, which asks) turned no column into a
+/// derived one, is the one without.
 fn notation_best(
     value: &Value,
     opts: &Options,
@@ -812,6 +813,10 @@ fn notation_best(
     let mut shared = crate::notation::Shared::new(value, rival.is_some());
     // The rival's length, and a little more for the marker and the names.
     shared.size_hint = rival.map_or(0, |(_, bytes)| bytes + bytes / 16 + 64);
+    // A variant without derived columns tells whether the one with them
+    // would write its text again, when the floor admits derived columns.
+    let probe = variants(opts.min_readability).iter().any(|&(_, d)| d);
+    shared.probe_derived = probe;
     // Per value of `references` (as written): whether derived columns can
     // change the text, once a variant with them has been written.
     let mut derives: [Option<bool>; 2] = [None, None];
@@ -830,6 +835,9 @@ fn notation_best(
         let derived = derived && effects.derived_columns;
         if n.derived {
             derives[usize::from(references)] = Some(derived);
+        } else if probe && !effects.derived_columns {
+            // Probed: with derived columns, this variant's text again.
+            derives[usize::from(references)] = Some(false);
         }
         if written.contains(&(references, derived)) {
             continue;

@@ -113,6 +113,9 @@ struct Node<'a> {
     /// A string under an identity key (`id`, `sha`, `*_id`…): named by its
     /// own first characters, so the identity stays readable where it is used.
     id_like: bool,
+    /// Whether the value is a string (else a container): told without
+    /// reading the value, which the passes over the nodes never need to.
+    string: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -140,6 +143,7 @@ impl<'a> Walk<'a> {
                         key,
                         end: at + 1,
                         id_like,
+                        string: true,
                     });
                 }
                 (hash, size)
@@ -184,6 +188,7 @@ impl<'a> Walk<'a> {
             key,
             end: 0,
             id_like: false,
+            string: false,
         });
         self.nodes.len() - 1
     }
@@ -213,11 +218,7 @@ impl<'a> Walk<'a> {
         const NONE: u32 = u32::MAX;
         let key = RandomState::new().hash_one(0x7265_6673_u64);
         let eligible = |n: &Node<'_>| {
-            let min = if matches!(n.value, Value::String(_)) {
-                MIN_STRING
-            } else {
-                MIN_SUBTREE
-            };
+            let min = if n.string { MIN_STRING } else { MIN_SUBTREE };
             n.size >= min
         };
         // Most values occur once. A first pass counts hashes in a table of
