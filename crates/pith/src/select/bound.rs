@@ -32,7 +32,7 @@
 //! written, keys and strings from their bytes, and each number and literal
 //! as a single digit or letter (fewer runs than its text has, never more).
 
-use crate::table::{self, Shape};
+use crate::table;
 use crate::{Map, Value};
 
 /// Which size of compact JSON [`survey`] works out.
@@ -51,9 +51,6 @@ pub(crate) enum Size {
 pub(crate) struct Survey {
     /// Whether some object is shaped like a table the restorer reads.
     pub look_alike: bool,
-    /// Whether some member holds two or more object rows that TOON does not
-    /// write as a table: only then can planning change anything.
-    pub candidates: bool,
     /// The size asked for (meaningless when `look_alike`).
     pub json: usize,
 }
@@ -66,14 +63,12 @@ pub(crate) fn survey(value: &Value, size: Size, max_depth: usize) -> Survey {
         bytes: 0,
         runs: Runs::default(),
         look_alike: false,
-        candidates: false,
         max_depth,
     };
     s.value(value, 0);
     s.runs.finish();
     Survey {
         look_alike: s.look_alike,
-        candidates: s.candidates,
         json: match size {
             Size::Skip => 0,
             Size::Bytes => s.bytes,
@@ -87,7 +82,6 @@ struct Surveyor {
     bytes: usize,
     runs: Runs,
     look_alike: bool,
-    candidates: bool,
     max_depth: usize,
 }
 
@@ -95,7 +89,7 @@ impl Surveyor {
     fn value(&mut self, v: &Value, level: usize) {
         match v {
             Value::Object(m) => self.object(m, level),
-            Value::Array(a) => self.array(a, level, false),
+            Value::Array(a) => self.array(a, level),
             Value::String(s) => self.string(s),
             Value::Number(_) => self.unit(1, Class::Digit),
             Value::Bool(b) => self.unit(if *b { 4 } else { 5 }, Class::Letter),
@@ -118,42 +112,19 @@ impl Surveyor {
             }
             self.string(k);
             self.punct(b':');
-            match v {
-                Value::Array(a) => self.array(a, level + 1, true),
-                _ => self.value(v, level + 1),
-            }
+            self.value(v, level + 1);
         }
         self.punct(b'}');
     }
 
-    /// `member` says the array is an object's member, where a collection
-    /// could be hoisted.
-    fn array(&mut self, a: &[Value], level: usize, member: bool) {
+    fn array(&mut self, a: &[Value], level: usize) {
         if level >= self.max_depth || self.look_alike {
             return;
         }
-        // Rows of a possible collection are checked against the first row's
-        // shape just before they are walked, while they are in cache.
-        let first = match a.first() {
-            Some(Value::Object(o)) if member && a.len() >= 2 && !self.candidates => Some(o),
-            _ => None,
-        };
-        let shape =
-            first.and_then(|o| Shape::of(o, true, self.max_depth.saturating_sub(level + 1)));
-        if first.is_some() && shape.is_none() {
-            self.candidates = a.iter().all(|r| matches!(r, Value::Object(_)));
-        }
-        let mut tabular = shape.is_some();
         self.punct(b'[');
         for (i, v) in a.iter().enumerate() {
             if i > 0 {
                 self.punct(b',');
-            }
-            if tabular && let Some(shape) = &shape {
-                tabular = matches!(v, Value::Object(o) if shape.matches(o));
-                if !tabular {
-                    self.candidates = a.iter().all(|r| matches!(r, Value::Object(_)));
-                }
             }
             self.value(v, level + 1);
         }
@@ -332,15 +303,11 @@ mod tests {
     }
 
     #[test]
-    fn look_alikes_and_candidates() {
+    fn look_alikes() {
         let s = |t: &str| survey(&crate::json::parse(t).unwrap(), Size::Skip, 256);
         assert!(s(r#"[{"x":{"cols":1,"dict":2,"rows":3}}]"#).look_alike);
         assert!(s(r#"{"a":[],"a_encoding":{"json_columns":[]}}"#).look_alike);
         assert!(!s(r#"{"a":[],"a_encoding":"mine"}"#).look_alike);
-        assert!(!s(r#"{"rows":[{"a":1},{"a":2}]}"#).candidates);
-        assert!(s(r#"{"rows":[{"a":1},{"a":[2]}]}"#).candidates);
-        assert!(s(r#"{"rows":[{"a":1},{"b":2}]}"#).candidates);
-        assert!(!s(r#"[{"a":1},{"b":2}]"#).candidates);
-        assert!(s(r#"[{"x":{"rows":[{"a":[1]},{"a":[2]}]}}]"#).candidates);
+        assert!(!s(r#"{"rows":[{"a":1},{"b":[2]}]}"#).look_alike);
     }
 }

@@ -3,7 +3,7 @@
 //! so that the lines they share are tokenized once.
 
 use super::Metric;
-use crate::tokens::{LineCounts, Tokenizer, text_floor};
+use crate::tokens::{LineCounts, Tokenizer};
 
 /// Costs of candidate texts under one metric.
 pub(crate) struct Meter {
@@ -48,20 +48,6 @@ impl Meter {
             (None, Metric::Tokens(kind)) => Tokenizer::get(kind).count_unless_under(text, lo),
             (None, Metric::Bytes) => (text.len() >= lo).then_some(text.len()),
         }
-    }
-
-    /// Whether a floor read off `text`'s bytes already puts its cost over
-    /// `hi` (see [`text_floor`]), so that it need not be counted: worth
-    /// asking of a text that shares few lines with those counted before.
-    /// Only for exact tokenizers; other costs are as cheap as their floors.
-    pub(crate) fn floor_over(&self, text: &str, hi: usize) -> bool {
-        text.len() > hi && self.floor(text).is_some_and(|f| f > hi)
-    }
-
-    /// The floor of `text` under an exact tokenizer's count (see
-    /// [`text_floor`]); `None` for other costs.
-    pub(crate) fn floor(&self, text: &str) -> Option<usize> {
-        self.lines.as_ref().map(|_| text_floor(text))
     }
 
     /// The cost of `text`, or `None` when it is sure to be over `hi`.

@@ -417,8 +417,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
             } else {
                 Mode::Compact
             };
-            let mut meter = Meter::new(opts.metric);
-            let mut planner = Planner::new(mode, &toon4, opts.metric, &mut meter);
+            let mut planner = Planner::new(mode, &toon4);
             let planned = planner.run(value)?;
             let choices = std::mem::take(&mut planner.choices);
             toon_doc(planned.as_ref().unwrap_or(value), &toon4, choices)
@@ -917,7 +916,7 @@ fn toon_auto(
     if matches!(value, Value::Object(m) if is_wrapper(m)) {
         return Ok((wrapped(value, opts)?, None));
     }
-    let mut best = toon_doc(value, toon4, Vec::new())?;
+    let best = toon_doc(value, toon4, Vec::new())?;
     // A plain document's text answers for itself; otherwise the value is surveyed.
     let delimiter = toon4.delimiter.as_byte();
     let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
@@ -932,7 +931,6 @@ fn toon_auto(
     let survey = match text_floors {
         Some(floors) => bound::Survey {
             look_alike: false,
-            candidates: false,
             json: if exact { floors.tokens } else { floors.bytes },
         },
         None => {
@@ -951,40 +949,14 @@ fn toon_auto(
         Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),
         _ => survey.json,
     };
-    let mut planned = None;
-    // The plain text's floor, when the planner has read it.
-    let mut plain_floor = None;
-    if survey.candidates && opts.min_readability <= 4 {
-        let mut planner =
-            Planner::new(Mode::Best, toon4, opts.metric, meter).with_plain(&best.text);
-        if let Some(value) = planner.run(value)? {
-            plain_floor = planner.plain_floor;
-            let choices = std::mem::take(&mut planner.choices);
-            let doc = toon_doc(&value, toon4, choices)?;
-            let c = meter.cost(&doc.text);
-            planned = Some((doc, c));
-        }
-    }
-    // Plain TOON is counted only as far as needed: with nothing planned,
-    // until it is sure to cost less than JSON's floor; otherwise until it
-    // costs more than the planned document.
-    let best_cost = match planned {
-        None => match meter.cost_unless_under(&best.text, json_floor) {
-            Some(c) => c,
-            // JSON costs more for certain: neither written nor counted.
-            None => return Ok((best, None)),
-        },
-        Some((doc, c)) => match (!plain_floor
-            .map_or_else(|| meter.floor_over(&best.text, c), |f| f > c))
-        .then(|| meter.cost_unless_over(&best.text, c))
-        .flatten()
-        {
-            Some(plain) if (c, doc.text.len()) >= (plain, best.text.len()) => plain,
-            _ => {
-                best = doc;
-                c
-            }
-        },
+    // Plain TOON is counted only until it is sure to cost less than JSON's
+    // floor. Key-hoisted tables are not among `auto`'s candidates: the
+    // notation writes the same collections as sparse tables with list
+    // columns and flow cells, with no metadata to apply.
+    let best_cost = match meter.cost_unless_under(&best.text, json_floor) {
+        Some(c) => c,
+        // JSON costs more for certain: neither written nor counted.
+        None => return Ok((best, None)),
     };
     if json_floor > best_cost {
         // JSON costs more for certain: neither written nor counted.

@@ -5,8 +5,8 @@
 //! on memory); the TOON text is one contiguous buffer and far cheaper to
 //! scan. [`survey_text`] reads it line by line, as the encoder wrote it, and
 //! answers only when the document is *plain*: no line is a list item (`- `),
-//! so every array of objects is a TOON table and no collection is a
-//! candidate for hoisting; and no key can be a look-alike's, because the
+//! so every array of objects is a TOON table (the floors below are worked
+//! out for members and tables only); and no key can be a look-alike's, because the
 //! text holds neither `json_columns` nor all of `dict`, `cols` and `rows`
 //! (keys are written verbatim: quoting escapes none of their characters).
 //! Anything else, or anything it does not expect, sends `auto` to the value

@@ -80,38 +80,6 @@ pub fn encode_into(value: &Value, opts: &EncodeOptions, out: &mut Vec<u8>) -> Re
     result
 }
 
-/// Appends the TOON text of the one-member object `{key: value}` to `out`,
-/// exactly as [`encode_into`] writes it, without building that object (so
-/// without copying `value`). On error `out` is left as it was.
-pub(crate) fn encode_member_into(
-    key: &str,
-    value: &Value,
-    opts: &EncodeOptions,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    if opts.key_folding != KeyFolding::Safe {
-        let len = out.len();
-        let siblings = Map::new();
-        let written = Encoder::new(value, opts, out, Buffer).and_then(|mut e| {
-            e.enter(1)?;
-            let scope = Scope {
-                root: None,
-                flatten: e.flatten,
-            };
-            e.field(key, value, 0, 2, &siblings, scope)
-        });
-        if written.is_ok() {
-            return Ok(());
-        }
-        out.truncate(len);
-    }
-    // A folded key depends on the member's siblings and the root, and an
-    // error names a JSON path from the root: both need the object itself.
-    let mut m = Map::with_capacity(1);
-    m.push_unique(key.to_owned(), value.clone());
-    encode_into(&Value::Object(m), opts, out)
-}
-
 /// The key an array or a table is written under.
 #[derive(Clone, Copy)]
 enum Key<'k> {

@@ -15,7 +15,6 @@ use crate::DEFAULT_MAX_DEPTH;
 pub(crate) mod encode;
 mod fold;
 
-pub(crate) use encode::encode_member_into;
 pub use encode::{encode, encode_into, encode_to};
 pub(crate) use fold::is_identifier;
 pub(crate) mod decode;
