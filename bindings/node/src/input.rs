@@ -52,23 +52,18 @@ pub enum TapeError {
 /// A [`TapeError`]; the caller names the path by walking the value again.
 pub fn read(ops: &[u32], nums: &[f64], strs: &str) -> Result<Value, TapeError> {
     let mut r = Reader {
-        ops,
-        nums,
-        strs,
-        ascii: strs.is_ascii(),
-        op: 0,
-        num: 0,
-        at: 0,
+        c: Cursor::new(ops, nums, strs),
         shapes: Vec::new(),
     };
     let v = r.value(0)?;
-    if r.op != ops.len() || r.num != nums.len() || r.at != strs.len() {
+    if !r.c.done() {
         return Err(TapeError::Malformed("the tape holds more than one value"));
     }
     Ok(v)
 }
 
-struct Reader<'a> {
+/// A place in a tape, and its operations, doubles and strings read in turn.
+pub struct Cursor<'a> {
     ops: &'a [u32],
     nums: &'a [f64],
     strs: &'a str,
@@ -78,10 +73,32 @@ struct Reader<'a> {
     num: usize,
     /// Byte offset of the next string in `strs`.
     at: usize,
-    shapes: Vec<Vec<String>>,
 }
 
-impl<'a> Reader<'a> {
+impl<'a> Cursor<'a> {
+    /// At the start of the tape `ops`, `nums`, `strs`.
+    pub fn new(ops: &'a [u32], nums: &'a [f64], strs: &'a str) -> Cursor<'a> {
+        Cursor {
+            ops,
+            nums,
+            strs,
+            ascii: strs.is_ascii(),
+            op: 0,
+            num: 0,
+            at: 0,
+        }
+    }
+
+    /// Whether all of the tape has been read.
+    pub fn done(&self) -> bool {
+        self.op == self.ops.len() && self.num == self.nums.len() && self.at == self.strs.len()
+    }
+
+    /// Operations not read yet.
+    pub fn ops_left(&self) -> usize {
+        self.ops.len() - self.op
+    }
+
     fn next_op(&mut self) -> Result<u32, TapeError> {
         let op = *self
             .ops
@@ -91,8 +108,8 @@ impl<'a> Reader<'a> {
         Ok(op)
     }
 
-    /// The operation's tag and its whole payload.
-    fn next(&mut self) -> Result<(u32, usize), TapeError> {
+    /// The next operation's tag and its whole payload.
+    pub fn next(&mut self) -> Result<(u32, usize), TapeError> {
         let op = self.next_op()?;
         let payload = op >> 3;
         let payload = if payload == ESCAPE {
@@ -103,32 +120,79 @@ impl<'a> Reader<'a> {
         Ok((op & 7, payload as usize))
     }
 
+    /// The next double.
+    pub fn double(&mut self) -> Result<f64, TapeError> {
+        let f = *self
+            .nums
+            .get(self.num)
+            .ok_or(TapeError::Malformed("the numbers end early"))?;
+        self.num += 1;
+        Ok(f)
+    }
+
+    /// The next string, of `units` UTF-16 units.
+    pub fn string(&mut self, units: usize) -> Result<&'a str, TapeError> {
+        let rest = &self.strs[self.at..];
+        let bytes = if self.ascii {
+            if units > rest.len() {
+                return Err(TapeError::Malformed("the strings end early"));
+            }
+            units
+        } else {
+            let mut counted = 0;
+            let mut end = 0;
+            for c in rest.chars() {
+                if counted >= units {
+                    break;
+                }
+                counted += c.len_utf16();
+                end += c.len_utf8();
+            }
+            if counted < units {
+                return Err(TapeError::Malformed("the strings end early"));
+            }
+            if counted > units {
+                return Err(TapeError::Split);
+            }
+            end
+        };
+        self.at += bytes;
+        Ok(&rest[..bytes])
+    }
+}
+
+struct Reader<'a> {
+    c: Cursor<'a>,
+    shapes: Vec<Vec<String>>,
+}
+
+impl Reader<'_> {
     fn value(&mut self, depth: usize) -> Result<Value, TapeError> {
         if depth > MAX_DEPTH {
             return Err(TapeError::Malformed("the tape nests too deep"));
         }
-        let (tag, payload) = self.next()?;
+        let (tag, payload) = self.c.next()?;
         Ok(match tag {
             NULL => Value::Null,
             FALSE => Value::Bool(false),
             TRUE => Value::Bool(true),
             NUMBER => Value::Number(self.number(payload)?),
-            STRING => Value::String(self.string(payload)?.to_owned()),
+            STRING => Value::String(self.c.string(payload)?.to_owned()),
             SHAPE => {
-                let mut keys = Vec::with_capacity(payload.min(self.ops.len()));
+                let mut keys = Vec::with_capacity(payload.min(self.c.ops_left()));
                 for _ in 0..payload {
-                    let (tag, len) = self.next()?;
+                    let (tag, len) = self.c.next()?;
                     if tag != STRING {
                         return Err(TapeError::Malformed("a shape's key is no string"));
                     }
-                    keys.push(self.string(len)?.to_owned());
+                    keys.push(self.c.string(len)?.to_owned());
                 }
                 self.shapes.push(keys);
                 return self.value(depth);
             }
             ARRAY => {
                 // Every item takes at least one operation.
-                if payload > self.ops.len() - self.op {
+                if payload > self.c.ops_left() {
                     return Err(TapeError::Malformed("an array is longer than the tape"));
                 }
                 let mut items = Vec::with_capacity(payload);
@@ -159,49 +223,14 @@ impl<'a> Reader<'a> {
 
     fn number(&mut self, how: usize) -> Result<Number, TapeError> {
         if how == 0 {
-            let f = *self
-                .nums
-                .get(self.num)
-                .ok_or(TapeError::Malformed("the numbers end early"))?;
-            self.num += 1;
-            return double(f);
+            return double(self.c.double()?);
         }
-        let (tag, len) = self.next()?;
+        let (tag, len) = self.c.next()?;
         if tag != STRING {
             return Err(TapeError::Malformed("an exact number has no text"));
         }
-        let text = self.string(len)?;
+        let text = self.c.string(len)?;
         Number::parse(text).map_err(|_| TapeError::Number(text.to_owned()))
-    }
-
-    /// The next string of `units` UTF-16 units.
-    fn string(&mut self, units: usize) -> Result<&'a str, TapeError> {
-        let rest = &self.strs[self.at..];
-        let bytes = if self.ascii {
-            if units > rest.len() {
-                return Err(TapeError::Malformed("the strings end early"));
-            }
-            units
-        } else {
-            let mut counted = 0;
-            let mut end = 0;
-            for c in rest.chars() {
-                if counted >= units {
-                    break;
-                }
-                counted += c.len_utf16();
-                end += c.len_utf8();
-            }
-            if counted < units {
-                return Err(TapeError::Malformed("the strings end early"));
-            }
-            if counted > units {
-                return Err(TapeError::Split);
-            }
-            end
-        };
-        self.at += bytes;
-        Ok(&rest[..bytes])
     }
 }
 

@@ -21,6 +21,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod direct;
 mod input;
 mod op;
 mod tape;
@@ -29,7 +30,8 @@ use napi::Either;
 use napi::bindgen_prelude::{Buffer, Float64Array, Uint32Array};
 use napi_derive::napi;
 use pith::Value;
-use pith::toon::DecodeOptions;
+use pith::select::Form;
+use pith::toon::{DecodeOptions, KeyFolding, Spec};
 use pith_bindings::options::{self, ArgError, Budget, EncodeArgs, Failure, Plan};
 use pith_bindings::{DROP_LATER_BYTES, drop_later};
 
@@ -197,6 +199,14 @@ pub fn encode(value: Input, options: EncodeOptions, fit: bool) -> Either<Encoded
         Ok(plan) => plan,
         Err(e) => return Either::B(arg_problem(e)),
     };
+    if let Some(text) = direct_toon(&value, &plan, fit) {
+        return Either::A(Encoded {
+            text,
+            tokens: None,
+            collections_cut: None,
+            rows_omitted: None,
+        });
+    }
     let (value, size) = match value.value() {
         Ok(v) => v,
         Err(p) => return Either::B(*p),
@@ -216,6 +226,30 @@ pub fn encode(value: Input, options: EncodeOptions, fit: bool) -> Either<Encoded
         }),
         Err(f) => Either::B(failure(f)),
     }
+}
+
+/// `format: "toon"` without a budget, written straight from the tape
+/// when [`direct`] can (see there), without building the value.
+fn direct_toon(value: &Input, plan: &Plan, fit: bool) -> Option<String> {
+    let toon = &plan.select.toon;
+    if fit
+        || plan.fit.is_some()
+        || plan.select.form != Form::Toon
+        || toon.spec != Spec::V4
+        || toon.key_folding != KeyFolding::Off
+    {
+        return None;
+    }
+    let layout = direct::Layout {
+        indent: toon.indent,
+        delimiter: toon.delimiter,
+    };
+    direct::write(
+        value.ops.as_deref()?,
+        value.nums.as_deref().unwrap_or(&[]),
+        value.strs.as_deref().unwrap_or(""),
+        layout,
+    )
 }
 
 /// Decodes any form pith writes into a tape; `bigint` and `exact` say how

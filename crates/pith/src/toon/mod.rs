@@ -16,7 +16,7 @@ pub(crate) mod encode;
 mod fold;
 
 pub(crate) use encode::encode_member_into;
-pub use encode::{encode, encode_into, encode_to};
+pub use encode::{Tokens, encode, encode_into, encode_to};
 pub(crate) use fold::is_identifier;
 pub(crate) mod decode;
 mod expand;
