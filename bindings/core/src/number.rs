@@ -176,19 +176,86 @@ pub fn from_f64(f: f64) -> Option<Number> {
         return None;
     }
     let mut text = StackText::default();
+    if let Some((m, k)) = short_decimal(f) {
+        write!(text, "{m}e-{k}").ok()?;
+    } else {
+        write!(text, "{f:e}").ok()?;
+    }
+    Number::parse(text.as_str()).ok()
+}
+
+/// For a short decimal `f` (see [`from_f64`]), the integer `m` and the
+/// smallest `k >= 1` with `m / 10^k == f`.
+fn short_decimal(f: f64) -> Option<(i64, usize)> {
     for (k, &p) in POW10.iter().enumerate().skip(1) {
         let scaled = f * p;
         if scaled.abs() >= UNIQUE_BELOW {
-            break;
+            return None;
         }
         let m = scaled.round();
         if m / p == f {
-            write!(text, "{}e-{k}", m as i64).ok()?;
-            return Number::parse(text.as_str()).ok();
+            return Some((m as i64, k));
         }
     }
-    write!(text, "{f:e}").ok()?;
-    Number::parse(text.as_str()).ok()
+    None
+}
+
+/// Appends the canonical text of [`from_f64`]`(f)` to `out`, as
+/// [`Number::write_to`] writes it, and says whether `f` is finite.
+///
+/// Without making the number: whole numbers and short decimals written
+/// without an exponent (the most of any data) are laid out here, from the
+/// digits [`from_f64`] finds, as the canonical text lays them out (digits
+/// with the point inside, or `0.` and zeros before them, from `1e-6` on).
+pub fn write_f64(f: f64, out: &mut Vec<u8>) -> bool {
+    if f.fract() == 0.0 && f.abs() < EXACT_INTEGERS {
+        Number::from(f as i64).write_to(out);
+        return true;
+    }
+    if f.is_finite()
+        && let Some((m, k)) = short_decimal(f)
+    {
+        let mut buf = [0u8; 20];
+        let digits = decimal_digits(m.unsigned_abs(), &mut buf);
+        // Where the point goes, counted from the first digit.
+        let point = digits.len() as i64 - k as i64;
+        if point > -6 {
+            if m < 0 {
+                out.push(b'-');
+            }
+            if point > 0 {
+                let (int, frac) = digits.split_at(point as usize);
+                out.extend_from_slice(int);
+                out.push(b'.');
+                out.extend_from_slice(frac);
+            } else {
+                out.extend_from_slice(b"0.");
+                out.resize(out.len() + (-point) as usize, b'0');
+                out.extend_from_slice(digits);
+            }
+            return true;
+        }
+    }
+    match from_f64(f) {
+        Some(n) => {
+            n.write_to(out);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The decimal digits of `n`, written at the end of `buf`.
+fn decimal_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
 }
 
 /// A short text on the stack: the longest `{:e}` of an `f64` is 24 bytes.
@@ -217,6 +284,67 @@ impl std::fmt::Write for StackText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn write_f64_writes_the_canonical_text_of_from_f64() {
+        let mut doubles = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            956.02,
+            -441.48,
+            25.2,
+            0.1,
+            0.2 + 0.1,
+            1e-6,
+            1.5e-6,
+            1e-7,
+            1.5e-7,
+            0.000001234,
+            123456.789,
+            1e15 + 0.5,
+            1e21,
+            1e22,
+            1.5e300,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            9007199254740993.0,
+            4503599627370495.5,
+            0.3,
+            2.0f64.powi(52) + 0.5,
+            1.0 / 3.0,
+            -2.5e-5,
+            12345678.12345678,
+        ];
+        // Short decimals of every length and scale, and random bit patterns.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let scale = POW10[(x % 16) as usize];
+            doubles.push((x >> 20) as f64 % 1e9 / scale);
+            doubles.push(-((x >> 40) as f64) / scale);
+            doubles.push(f64::from_bits(x));
+        }
+        for f in doubles {
+            let mut mine = Vec::new();
+            let finite = write_f64(f, &mut mine);
+            let mut theirs = Vec::new();
+            if let Some(n) = from_f64(f) {
+                n.write_to(&mut theirs);
+            }
+            assert_eq!(finite, f.is_finite(), "{f:e}");
+            assert_eq!(
+                String::from_utf8(mine).unwrap(),
+                String::from_utf8(theirs).unwrap(),
+                "{f:e}"
+            );
+        }
+    }
 
     fn num(text: &str) -> Number {
         Number::parse(text).unwrap()

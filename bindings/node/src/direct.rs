@@ -7,7 +7,7 @@
 //! primitives written inline, and tables whose cells are primitives and
 //! whose rows share the first row's keys in its order) this writer lays
 //! the text out as [`pith::toon::encode`] does, with the library's own
-//! quoting ([`Tokens`]) and numbers ([`from_f64`], [`Number::write_to`]).
+//! quoting ([`Tokens`]) and numbers ([`write_f64`], [`Number::write_to`]).
 //!
 //! Anything else gives up ([`write`] returns `None`) and the caller takes
 //! the library's path: list items, keyed tables and nested field groups,
@@ -25,7 +25,7 @@ use pith::Number;
 use pith::select::WRAPPER_TAG;
 use pith::table::hoisted::ENCODING_SUFFIX;
 use pith::toon::{Delimiter, Tokens};
-use pith_bindings::number::from_f64;
+use pith_bindings::number::write_f64;
 use std::io::Write;
 
 const STRING: u32 = 4;
@@ -306,7 +306,10 @@ impl<'a> Writer<'a> {
             FALSE => self.out.extend_from_slice(b"false"),
             TRUE => self.out.extend_from_slice(b"true"),
             NUMBER if h.payload == 0 => {
-                from_f64(self.c.double().ok()?)?.write_to(&mut self.out);
+                let f = self.c.double().ok()?;
+                if !write_f64(f, &mut self.out) {
+                    return None;
+                }
             }
             NUMBER => {
                 let (tag, len) = self.next()?;
@@ -343,6 +346,7 @@ mod tests {
     use pith::Value;
     use pith::select::{self, Form};
     use pith::toon::EncodeOptions;
+    use pith_bindings::number::from_f64;
 
     /// The tape `index.js` writes for `v`: numbers that a double holds
     /// exactly as doubles, others spelled.
