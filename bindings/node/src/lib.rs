@@ -21,19 +21,16 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod direct;
-mod input;
-mod op;
 mod tape;
 
 use napi::Either;
 use napi::bindgen_prelude::{Buffer, Float64Array, Uint32Array};
 use napi_derive::napi;
 use pith::Value;
-use pith::select::Form;
-use pith::toon::{DecodeOptions, KeyFolding, Spec};
+use pith::toon::DecodeOptions;
 use pith_bindings::options::{self, ArgError, Budget, EncodeArgs, Failure, Plan};
 use pith_bindings::{DROP_LATER_BYTES, drop_later};
+use pith_bindings::{direct, input};
 
 /// Why a call produced nothing, in terms `index.js` turns into an error.
 #[napi(object)]
@@ -231,19 +228,7 @@ pub fn encode(value: Input, options: EncodeOptions, fit: bool) -> Either<Encoded
 /// `format: "toon"` without a budget, written straight from the tape
 /// when [`direct`] can (see there), without building the value.
 fn direct_toon(value: &Input, plan: &Plan, fit: bool) -> Option<String> {
-    let toon = &plan.select.toon;
-    if fit
-        || plan.fit.is_some()
-        || plan.select.form != Form::Toon
-        || toon.spec != Spec::V4
-        || toon.key_folding != KeyFolding::Off
-    {
-        return None;
-    }
-    let layout = direct::Layout {
-        indent: toon.indent,
-        delimiter: toon.delimiter,
-    };
+    let layout = direct::layout(plan).filter(|_| !fit)?;
     direct::write(
         value.ops.as_deref()?,
         value.nums.as_deref().unwrap_or(&[]),

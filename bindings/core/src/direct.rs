@@ -19,17 +19,16 @@
 //! and the tests compare the two on every dataset and on values made to
 //! sit at each rule's edge.
 
-use crate::input::Cursor;
+use crate::input::{Cursor, SHAPE, STRING};
+use crate::number::write_f64;
 use crate::op::{ARRAY, FALSE, NULL, NUMBER, OBJECT, TRUE};
+use crate::options::Plan;
 use pith::Number;
+use pith::select::Form;
 use pith::select::WRAPPER_TAG;
 use pith::table::hoisted::ENCODING_SUFFIX;
-use pith::toon::{Delimiter, Tokens};
-use pith_bindings::number::write_f64;
+use pith::toon::{Delimiter, KeyFolding, Spec, Tokens};
 use std::io::Write;
-
-const STRING: u32 = 4;
-const SHAPE: u32 = 5;
 
 /// Nesting beyond this is left to the library, which knows its limit.
 const MAX_DEPTH: usize = 64;
@@ -45,6 +44,20 @@ pub struct Layout {
     pub indent: usize,
     /// Between cells and inline items.
     pub delimiter: Delimiter,
+}
+
+/// The layout `plan` writes when it is `format="toon"` (spec 4.x, no key
+/// folding) without a budget: the one case this writer is for.
+pub fn layout(plan: &Plan) -> Option<Layout> {
+    let toon = &plan.select.toon;
+    (plan.fit.is_none()
+        && plan.select.form == Form::Toon
+        && toon.spec == Spec::V4
+        && toon.key_folding == KeyFolding::Off)
+        .then_some(Layout {
+            indent: toon.indent,
+            delimiter: toon.delimiter,
+        })
 }
 
 /// The TOON text of the tape `ops`, `nums`, `strs`, or `None` when the
@@ -105,7 +118,7 @@ struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     fn next(&mut self) -> Option<(u32, usize)> {
-        self.c.next().ok()
+        self.c.operation().ok()
     }
 
     /// The next value's head, after the shapes defined before it.
@@ -342,11 +355,11 @@ impl<'a> Writer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::number::from_f64;
     use crate::op::ESCAPE;
     use pith::Value;
     use pith::select::{self, Form};
     use pith::toon::EncodeOptions;
-    use pith_bindings::number::from_f64;
 
     /// The tape `index.js` writes for `v`: numbers that a double holds
     /// exactly as doubles, others spelled.

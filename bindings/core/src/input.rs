@@ -1,12 +1,13 @@
-//! A JavaScript value as `index.js` hands it over: a tape of flat arrays.
+//! A value as a package hands it over: a tape of flat arrays.
 //!
-//! `index.js` walks the value once, with `JSON.stringify`'s rules, and
-//! writes what it finds as `u32` operations, a `Float64Array` of its
-//! numbers and one string holding the text of its strings and keys, one
-//! after the other. Numbers cross as the doubles they are (no decimal text
-//! is written or read), strings as one text, and the keys of objects that
-//! share their keys (the rows of a table) once. [`read`] builds the
-//! [`Value`].
+//! Node's `index.js` walks a JavaScript value once, with `JSON.stringify`'s
+//! rules, and the Python package walks its objects the same way (for the
+//! plain ones, see [`crate::direct`]); each writes what it finds as `u32`
+//! operations, the `f64`s of its numbers and one text holding its strings
+//! and keys, one after the other. Numbers cross as the doubles they are (no
+//! decimal text is written or read), strings as one text, and the keys of
+//! objects that share their keys (the rows of a table) once. [`read`]
+//! builds the [`Value`]; [`crate::direct`] writes TOON from the tape.
 //!
 //! Each operation is `tag | payload << 3`:
 //!
@@ -20,18 +21,21 @@
 //! | 7 | an object | its shape (numbered from 0 in the order defined); its values follow in the shape's key order |
 //!
 //! A payload of [`ESCAPE`] or more is written as [`ESCAPE`] followed by an
-//! operation holding the whole number. The tape comes from `index.js`, but
-//! it is checked all the same: a malformed one is an error, never a panic.
+//! operation holding the whole number. The tape comes from the package,
+//! but it is checked all the same: a malformed one is an error, never a
+//! panic.
 
+use crate::number::from_f64;
 use crate::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
 use pith::{Map, Number, Value};
-use pith_bindings::number::from_f64;
 
-/// Deeper nesting than this is refused (`index.js` stops at 256 levels).
+/// Deeper nesting than this is refused (the packages stop at 256 levels).
 const MAX_DEPTH: usize = pith::MAX_DEPTH_LIMIT;
 
-const STRING: u32 = 4;
-const SHAPE: u32 = 5;
+/// A string; the payload is its length in UTF-16 units.
+pub const STRING: u32 = 4;
+/// A new shape; the payload is its key count.
+pub const SHAPE: u32 = 5;
 
 /// Why a tape could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +45,7 @@ pub enum TapeError {
     Split,
     /// An exact number whose text is no number pith keeps.
     Number(String),
-    /// The tape does not follow the layout (not written by `index.js`).
+    /// The tape does not follow the layout (not written by a package).
     Malformed(&'static str),
 }
 
@@ -109,7 +113,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next operation's tag and its whole payload.
-    pub fn next(&mut self) -> Result<(u32, usize), TapeError> {
+    pub fn operation(&mut self) -> Result<(u32, usize), TapeError> {
         let op = self.next_op()?;
         let payload = op >> 3;
         let payload = if payload == ESCAPE {
@@ -171,7 +175,7 @@ impl Reader<'_> {
         if depth > MAX_DEPTH {
             return Err(TapeError::Malformed("the tape nests too deep"));
         }
-        let (tag, payload) = self.c.next()?;
+        let (tag, payload) = self.c.operation()?;
         Ok(match tag {
             NULL => Value::Null,
             FALSE => Value::Bool(false),
@@ -181,7 +185,7 @@ impl Reader<'_> {
             SHAPE => {
                 let mut keys = Vec::with_capacity(payload.min(self.c.ops_left()));
                 for _ in 0..payload {
-                    let (tag, len) = self.c.next()?;
+                    let (tag, len) = self.c.operation()?;
                     if tag != STRING {
                         return Err(TapeError::Malformed("a shape's key is no string"));
                     }
@@ -225,7 +229,7 @@ impl Reader<'_> {
         if how == 0 {
             return double(self.c.double()?);
         }
-        let (tag, len) = self.c.next()?;
+        let (tag, len) = self.c.operation()?;
         if tag != STRING {
             return Err(TapeError::Malformed("an exact number has no text"));
         }
