@@ -67,6 +67,7 @@ pub fn read(ops: &[u32], nums: &[f64], strs: &str) -> Result<Value, TapeError> {
 }
 
 /// A place in a tape, and its operations, doubles and strings read in turn.
+#[derive(Clone)]
 pub struct Cursor<'a> {
     ops: &'a [u32],
     nums: &'a [f64],
