@@ -167,7 +167,8 @@ const POW10: [f64; 16] = [
 /// `f`, and none with fewer places does (`k` is the smallest): it is the
 /// shortest, and the rounded product is that integer (its error is at most
 /// 1/8). Other doubles are written by the standard library's shortest
-/// round-trip formatting, on the stack.
+/// round-trip formatting, on the stack, taking the nearer of two shortest
+/// decimals as JavaScript and Python do.
 pub fn from_f64(f: f64) -> Option<Number> {
     if f.fract() == 0.0 && f.abs() < EXACT_INTEGERS {
         return Some(Number::from(f as i64));
@@ -178,8 +179,25 @@ pub fn from_f64(f: f64) -> Option<Number> {
     let mut text = StackText::default();
     if let Some((m, k)) = short_decimal(f) {
         write!(text, "{m}e-{k}").ok()?;
-    } else {
-        write!(text, "{f:e}").ok()?;
+        return Number::parse(text.as_str()).ok();
+    }
+    write!(text, "{f:e}").ok()?;
+    // Of the shortest decimals that read back as `f`, JavaScript and Python
+    // take the one nearest `f`'s exact value, the even one of two as near
+    // (255908966064453.125 is 255908966064453.12); the standard library's
+    // shortest may be the other. `f` rounded to as many digits is the
+    // nearest, ties to even: it is taken when it reads back as `f`.
+    let digits = text
+        .as_str()
+        .split('e')
+        .next()
+        .map_or(0, |m| m.bytes().filter(u8::is_ascii_digit).count());
+    let mut nearest = StackText::default();
+    if digits > 1
+        && write!(nearest, "{:.*e}", digits - 1, f).is_ok()
+        && nearest.as_str().parse::<f64>() == Ok(f)
+    {
+        return Number::parse(nearest.as_str()).ok();
     }
     Number::parse(text.as_str()).ok()
 }
@@ -284,6 +302,23 @@ impl std::fmt::Write for StackText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn of_two_shortest_decimals_the_nearer_even_one_is_taken() {
+        // JavaScript's String(x) and Python's repr; Rust's `{:e}` gives …313e14.
+        for (f, text) in [
+            // 255908966064453.125 exactly, halfway between the two.
+            (2_047_271_728_515_625.0 / 8.0, "255908966064453.12"),
+            (-2_047_271_728_515_625.0 / 8.0, "-255908966064453.12"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (5e-324, "5e-324"),
+            (1e23, "1e+23"),
+        ] {
+            let mut out = Vec::new();
+            from_f64(f).unwrap().write_to(&mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), text, "{f:e}");
+        }
+    }
 
     #[test]
     fn write_f64_writes_the_canonical_text_of_from_f64() {
@@ -409,7 +444,8 @@ mod tests {
     }
 
     /// The short-decimal path gives what the shortest round-trip writer
-    /// gives, on short decimals and on doubles of every bit pattern.
+    /// gives (the nearer of two shortest), on short decimals and on doubles
+    /// of every bit pattern.
     #[test]
     fn the_fast_path_agrees_with_the_shortest_writer() {
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
@@ -429,7 +465,22 @@ mod tests {
             if !f.is_finite() {
                 continue;
             }
-            let want = Number::parse(&format!("{f:e}")).unwrap();
+            // The shortest digits, the nearer of two (see from_f64).
+            let shortest = format!("{f:e}");
+            let digits = shortest
+                .split('e')
+                .next()
+                .unwrap()
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .count();
+            let nearest = format!("{:.*e}", digits.max(1) - 1, f);
+            let text = if nearest.parse::<f64>() == Ok(f) {
+                nearest
+            } else {
+                shortest
+            };
+            let want = Number::parse(&text).unwrap();
             assert_eq!(from_f64(f), Some(want), "{f:e}");
         }
     }
