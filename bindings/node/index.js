@@ -150,9 +150,8 @@ function tapeOf(root) {
   let no = 0;
   let nn = 0;
   let strs = '';
-  const shapeIds = new Map();
-  // The last object's keys and shape at each depth: the rows of a table
-  // share their keys, so most objects match the one before.
+  const shapes = new Map();
+  let defined = 0;
   const lastKeys = [];
   const lastShape = [];
   // Each depth's members, read before they are written.
@@ -191,6 +190,10 @@ function tapeOf(root) {
     ops[no++] = 3 | (1 << 3);
     string(text);
   };
+  // The shape of keys `keys` (an object's, at `depth`): its number on the
+  // tape (-1 until it is written) and how its members are read. The last
+  // object's keys and shape at each depth are kept: the rows of a table
+  // share their keys, so most objects match the one before.
   const shape = (keys, depth) => {
     const last = lastKeys[depth];
     if (last !== undefined && last.length === keys.length) {
@@ -204,16 +207,33 @@ function tapeOf(root) {
       if (same) return lastShape[depth];
     }
     const name = JSON.stringify(keys);
-    let id = shapeIds.get(name);
-    if (id === undefined) {
-      id = shapeIds.size;
-      shapeIds.set(name, id);
-      sized(5, keys.length);
-      for (let i = 0; i < keys.length; i++) string(keys[i]);
+    let s = shapes.get(name);
+    if (s === undefined) {
+      s = { id: -1, keys, uses: 0, read: undefined };
+      shapes.set(name, s);
     }
     lastKeys[depth] = keys;
-    lastShape[depth] = id;
-    return id;
+    lastShape[depth] = s;
+    return s;
+  };
+  // The shape's number, written with its keys the first time.
+  const shapeId = (s) => {
+    if (s.id < 0) {
+      s.id = defined++;
+      sized(5, s.keys.length);
+      for (let i = 0; i < s.keys.length; i++) string(s.keys[i]);
+    }
+    return s.id;
+  };
+  // Reads the members of `o`, of shape `s`, into `vals`.
+  const members = (o, s, vals) => {
+    if (s.read === undefined && ++s.uses >= READER_USES) s.read = readerOf(s.keys);
+    if (s.read) {
+      s.read(o, vals);
+      return;
+    }
+    const keys = s.keys;
+    for (let i = 0; i < keys.length; i++) vals[i] = o[keys[i]];
   };
   const raw = (text) => {
     // JSON.rawJSON holds the JSON text of a primitive.
@@ -238,12 +258,22 @@ function tapeOf(root) {
       case 'boolean':
         sized(v ? 2 : 1, 0);
         return true;
-      case 'object':
+      case 'object': {
         if (v === null) {
           sized(0, 0);
           return true;
         }
+        // Plain objects and arrays without a toJSON, the most of any value,
+        // need none of the checks below.
+        // (An object whose constructor is Object is no ExactNumber, boxed
+        // primitive or JSON.rawJSON value; one that only claims to be takes
+        // this path too and is walked as what it is, an object.)
+        if (v.toJSON === undefined) {
+          if (Array.isArray(v)) return array(v, depth);
+          if (v.constructor === Object) return object(v, depth);
+        }
         break;
+      }
       case 'bigint':
         break;
       default:
@@ -271,15 +301,7 @@ function tapeOf(root) {
       exact(v.toString());
       return true;
     }
-    if (Array.isArray(v)) {
-      if (depth >= MAX_DEPTH) throw FALLBACK;
-      const n = v.length;
-      sized(6, n);
-      for (let i = 0; i < n; i++) {
-        if (!value(v[i], i, depth + 1)) sized(0, 0);
-      }
-      return true;
-    }
+    if (Array.isArray(v)) return array(v, depth);
     if (isRawJSON !== undefined && isRawJSON(v)) {
       raw(v.rawJSON);
       return true;
@@ -287,32 +309,45 @@ function tapeOf(root) {
     if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) {
       return value(v.valueOf(), key, depth);
     }
+    return object(v, depth);
+  };
+  const array = (v, depth) => {
     if (depth >= MAX_DEPTH) throw FALLBACK;
-    let keys = Object.keys(v);
+    const n = v.length;
+    sized(6, n);
+    for (let i = 0; i < n; i++) {
+      if (!value(v[i], i, depth + 1)) sized(0, 0);
+    }
+    return true;
+  };
+  const object = (v, depth) => {
+    if (depth >= MAX_DEPTH) throw FALLBACK;
+    let s = shape(Object.keys(v), depth);
     // Each member read once (a getter runs once, as in JSON.stringify);
     // those JSON leaves out (undefined, functions, symbols) leave the keys.
     const vals = scratch[depth] || (scratch[depth] = []);
+    members(v, s, vals);
+    let n = s.keys.length;
     let left = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const x = v[keys[i]];
-      vals[i] = x;
-      const t = typeof x;
+    for (let i = 0; i < n; i++) {
+      const t = typeof vals[i];
       if (t === 'undefined' || t === 'function' || t === 'symbol') left++;
     }
     if (left > 0) {
       const kept = [];
       let j = 0;
-      for (let i = 0; i < keys.length; i++) {
+      for (let i = 0; i < n; i++) {
         const t = typeof vals[i];
         if (t !== 'undefined' && t !== 'function' && t !== 'symbol') {
-          kept.push(keys[i]);
+          kept.push(s.keys[i]);
           vals[j++] = vals[i];
         }
       }
-      keys = kept;
+      s = shape(kept, depth);
+      n = kept.length;
     }
-    const n = keys.length;
-    sized(7, shape(keys, depth));
+    const keys = s.keys;
+    sized(7, shapeId(s));
     for (let i = 0; i < n; i++) {
       if (!value(vals[i], keys[i], depth + 1)) {
         // A toJSON that gave undefined: JSON leaves the member out, after
@@ -341,6 +376,25 @@ function tapeOf(root) {
     return textTape(writeJson(root));
   }
   return { ops: ops.subarray(0, no), nums: nums.subarray(0, nn), strs };
+}
+
+// A shape used this often gets a reader of its own (see readerOf).
+const READER_USES = 8;
+let readers = true;
+
+/** A function that reads the members `keys` of an object into an array,
+ * with the keys as fixed property names, or null where code cannot be
+ * made from strings. */
+function readerOf(keys) {
+  if (!readers || keys.length > 64) return null;
+  // A JSON string is a JavaScript string literal.
+  const body = keys.map((k, i) => `a[${i}]=o[${JSON.stringify(k)}];`).join('');
+  try {
+    return new Function('o', 'a', body);
+  } catch {
+    readers = false;
+    return null;
+  }
 }
 
 /** The tape of a JSON text, for the values the walk leaves to writeJson. */

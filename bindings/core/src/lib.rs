@@ -15,12 +15,20 @@
 //! * [`path`]: JSON paths as pith's messages write them.
 //! * [`measure`]: every form's size, as `pith measure --json` reports it.
 //! * [`mcp`]: a tool result's text as `pith mcp` would rewrite it.
+//! * [`input`]: a value as a flat tape of operations, doubles and text,
+//!   which a package writes without making a value, and [`input::read`]
+//!   turns into one; [`op`] holds the codes of its operations.
+//! * [`direct`]: `format="toon"` written straight from such a tape, for
+//!   the layouts whose rules are simple.
 //! * [`drop_later`]: frees a large value on a background thread.
 
 pub mod decode;
+pub mod direct;
+pub mod input;
 pub mod mcp;
 pub mod measure;
 pub mod number;
+pub mod op;
 pub mod options;
 pub mod path;
 

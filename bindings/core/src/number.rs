@@ -167,7 +167,8 @@ const POW10: [f64; 16] = [
 /// `f`, and none with fewer places does (`k` is the smallest): it is the
 /// shortest, and the rounded product is that integer (its error is at most
 /// 1/8). Other doubles are written by the standard library's shortest
-/// round-trip formatting, on the stack.
+/// round-trip formatting, on the stack, taking the nearer of two shortest
+/// decimals as JavaScript and Python do.
 pub fn from_f64(f: f64) -> Option<Number> {
     if f.fract() == 0.0 && f.abs() < EXACT_INTEGERS {
         return Some(Number::from(f as i64));
@@ -176,19 +177,103 @@ pub fn from_f64(f: f64) -> Option<Number> {
         return None;
     }
     let mut text = StackText::default();
+    if let Some((m, k)) = short_decimal(f) {
+        write!(text, "{m}e-{k}").ok()?;
+        return Number::parse(text.as_str()).ok();
+    }
+    write!(text, "{f:e}").ok()?;
+    // Of the shortest decimals that read back as `f`, JavaScript and Python
+    // take the one nearest `f`'s exact value, the even one of two as near
+    // (255908966064453.125 is 255908966064453.12); the standard library's
+    // shortest may be the other. `f` rounded to as many digits is the
+    // nearest, ties to even: it is taken when it reads back as `f`.
+    let digits = text
+        .as_str()
+        .split('e')
+        .next()
+        .map_or(0, |m| m.bytes().filter(u8::is_ascii_digit).count());
+    let mut nearest = StackText::default();
+    if digits > 1
+        && write!(nearest, "{:.*e}", digits - 1, f).is_ok()
+        && nearest.as_str().parse::<f64>() == Ok(f)
+    {
+        return Number::parse(nearest.as_str()).ok();
+    }
+    Number::parse(text.as_str()).ok()
+}
+
+/// For a short decimal `f` (see [`from_f64`]), the integer `m` and the
+/// smallest `k >= 1` with `m / 10^k == f`.
+fn short_decimal(f: f64) -> Option<(i64, usize)> {
     for (k, &p) in POW10.iter().enumerate().skip(1) {
         let scaled = f * p;
         if scaled.abs() >= UNIQUE_BELOW {
-            break;
+            return None;
         }
         let m = scaled.round();
         if m / p == f {
-            write!(text, "{}e-{k}", m as i64).ok()?;
-            return Number::parse(text.as_str()).ok();
+            return Some((m as i64, k));
         }
     }
-    write!(text, "{f:e}").ok()?;
-    Number::parse(text.as_str()).ok()
+    None
+}
+
+/// Appends the canonical text of [`from_f64`]`(f)` to `out`, as
+/// [`Number::write_to`] writes it, and says whether `f` is finite.
+///
+/// Without making the number: whole numbers and short decimals written
+/// without an exponent (the most of any data) are laid out here, from the
+/// digits [`from_f64`] finds, as the canonical text lays them out (digits
+/// with the point inside, or `0.` and zeros before them, from `1e-6` on).
+pub fn write_f64(f: f64, out: &mut Vec<u8>) -> bool {
+    if f.fract() == 0.0 && f.abs() < EXACT_INTEGERS {
+        Number::from(f as i64).write_to(out);
+        return true;
+    }
+    if f.is_finite()
+        && let Some((m, k)) = short_decimal(f)
+    {
+        let mut buf = [0u8; 20];
+        let digits = decimal_digits(m.unsigned_abs(), &mut buf);
+        // Where the point goes, counted from the first digit.
+        let point = digits.len() as i64 - k as i64;
+        if point > -6 {
+            if m < 0 {
+                out.push(b'-');
+            }
+            if point > 0 {
+                let (int, frac) = digits.split_at(point as usize);
+                out.extend_from_slice(int);
+                out.push(b'.');
+                out.extend_from_slice(frac);
+            } else {
+                out.extend_from_slice(b"0.");
+                out.resize(out.len() + (-point) as usize, b'0');
+                out.extend_from_slice(digits);
+            }
+            return true;
+        }
+    }
+    match from_f64(f) {
+        Some(n) => {
+            n.write_to(out);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The decimal digits of `n`, written at the end of `buf`.
+fn decimal_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
 }
 
 /// A short text on the stack: the longest `{:e}` of an `f64` is 24 bytes.
@@ -217,6 +302,84 @@ impl std::fmt::Write for StackText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn of_two_shortest_decimals_the_nearer_even_one_is_taken() {
+        // JavaScript's String(x) and Python's repr; Rust's `{:e}` gives …313e14.
+        for (f, text) in [
+            // 255908966064453.125 exactly, halfway between the two.
+            (2_047_271_728_515_625.0 / 8.0, "255908966064453.12"),
+            (-2_047_271_728_515_625.0 / 8.0, "-255908966064453.12"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (5e-324, "5e-324"),
+            (1e23, "1e+23"),
+        ] {
+            let mut out = Vec::new();
+            from_f64(f).unwrap().write_to(&mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), text, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn write_f64_writes_the_canonical_text_of_from_f64() {
+        let mut doubles = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            956.02,
+            -441.48,
+            25.2,
+            0.1,
+            0.2 + 0.1,
+            1e-6,
+            1.5e-6,
+            1e-7,
+            1.5e-7,
+            0.000001234,
+            123456.789,
+            1e15 + 0.5,
+            1e21,
+            1e22,
+            1.5e300,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            9007199254740993.0,
+            4503599627370495.5,
+            0.3,
+            2.0f64.powi(52) + 0.5,
+            1.0 / 3.0,
+            -2.5e-5,
+            12345678.12345678,
+        ];
+        // Short decimals of every length and scale, and random bit patterns.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let scale = POW10[(x % 16) as usize];
+            doubles.push((x >> 20) as f64 % 1e9 / scale);
+            doubles.push(-((x >> 40) as f64) / scale);
+            doubles.push(f64::from_bits(x));
+        }
+        for f in doubles {
+            let mut mine = Vec::new();
+            let finite = write_f64(f, &mut mine);
+            let mut theirs = Vec::new();
+            if let Some(n) = from_f64(f) {
+                n.write_to(&mut theirs);
+            }
+            assert_eq!(finite, f.is_finite(), "{f:e}");
+            assert_eq!(
+                String::from_utf8(mine).unwrap(),
+                String::from_utf8(theirs).unwrap(),
+                "{f:e}"
+            );
+        }
+    }
 
     fn num(text: &str) -> Number {
         Number::parse(text).unwrap()
@@ -281,7 +444,8 @@ mod tests {
     }
 
     /// The short-decimal path gives what the shortest round-trip writer
-    /// gives, on short decimals and on doubles of every bit pattern.
+    /// gives (the nearer of two shortest), on short decimals and on doubles
+    /// of every bit pattern.
     #[test]
     fn the_fast_path_agrees_with_the_shortest_writer() {
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
@@ -301,7 +465,22 @@ mod tests {
             if !f.is_finite() {
                 continue;
             }
-            let want = Number::parse(&format!("{f:e}")).unwrap();
+            // The shortest digits, the nearer of two (see from_f64).
+            let shortest = format!("{f:e}");
+            let digits = shortest
+                .split('e')
+                .next()
+                .unwrap()
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .count();
+            let nearest = format!("{:.*e}", digits.max(1) - 1, f);
+            let text = if nearest.parse::<f64>() == Ok(f) {
+                nearest
+            } else {
+                shortest
+            };
+            let want = Number::parse(&text).unwrap();
             assert_eq!(from_f64(f), Some(want), "{f:e}");
         }
     }

@@ -21,8 +21,6 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod input;
-mod op;
 mod tape;
 
 use napi::Either;
@@ -32,6 +30,7 @@ use pith::Value;
 use pith::toon::DecodeOptions;
 use pith_bindings::options::{self, ArgError, Budget, EncodeArgs, Failure, Plan};
 use pith_bindings::{DROP_LATER_BYTES, drop_later};
+use pith_bindings::{direct, input};
 
 /// Why a call produced nothing, in terms `index.js` turns into an error.
 #[napi(object)]
@@ -197,6 +196,14 @@ pub fn encode(value: Input, options: EncodeOptions, fit: bool) -> Either<Encoded
         Ok(plan) => plan,
         Err(e) => return Either::B(arg_problem(e)),
     };
+    if let Some(text) = direct_toon(&value, &plan, fit) {
+        return Either::A(Encoded {
+            text,
+            tokens: None,
+            collections_cut: None,
+            rows_omitted: None,
+        });
+    }
     let (value, size) = match value.value() {
         Ok(v) => v,
         Err(p) => return Either::B(*p),
@@ -216,6 +223,18 @@ pub fn encode(value: Input, options: EncodeOptions, fit: bool) -> Either<Encoded
         }),
         Err(f) => Either::B(failure(f)),
     }
+}
+
+/// `format: "toon"` without a budget, written straight from the tape
+/// when [`direct`] can (see there), without building the value.
+fn direct_toon(value: &Input, plan: &Plan, fit: bool) -> Option<String> {
+    let layout = direct::layout(plan).filter(|_| !fit)?;
+    direct::write(
+        value.ops.as_deref()?,
+        value.nums.as_deref().unwrap_or(&[]),
+        value.strs.as_deref().unwrap_or(""),
+        layout,
+    )
 }
 
 /// Decodes any form pith writes into a tape; `bigint` and `exact` say how

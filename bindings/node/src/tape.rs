@@ -29,9 +29,9 @@
 //! `long`, each into a string of its own, so no string keeps a large
 //! shared text alive.
 
-use crate::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
 use pith::{Map, Number, Value};
 use pith_bindings::number::{Decoded, decoded, nearest_f64};
+use pith_bindings::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
 use std::collections::HashMap;
 
 /// Strings of fewer UTF-16 units than this are slices of `short`.

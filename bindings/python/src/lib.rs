@@ -12,6 +12,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod text;
 mod to_py;
+mod to_tape;
 mod to_value;
 
 use pith::Value;
@@ -75,7 +76,7 @@ fn encode(
         indent,
         delimiter,
     };
-    run(py, obj, &args, budget.as_ref(), default, options::encode).map(|o| o.text)
+    run(py, obj, &args, budget.as_ref(), default, Action::Encode).map(|o| o.text)
 }
 
 /// Encode within a token budget and report what was cut.
@@ -112,7 +113,7 @@ fn fit<'py>(
         indent,
         delimiter,
     };
-    let out = run(py, obj, &args, Some(&budget), default, options::fit)?;
+    let out = run(py, obj, &args, Some(&budget), default, Action::Fit)?;
     let report = out.fit.expect("fit reports what it did");
     static FITTED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     FITTED.import(py, "pith._errors", "Fitted")?.call1((
@@ -135,13 +136,22 @@ struct Kwargs<'a> {
 
 /// Checks the arguments, converts `obj` under the GIL, and runs `action`
 /// (an encode or a fit) with the GIL released.
+/// What [`run`] does with the value.
+#[derive(Clone, Copy)]
+enum Action {
+    /// [`options::encode`].
+    Encode,
+    /// [`options::fit`].
+    Fit,
+}
+
 fn run(
     py: Python<'_>,
     obj: &Bound<'_, PyAny>,
     args: &Kwargs<'_>,
     budget: Option<&BudgetIn>,
     default: Option<&Bound<'_, PyAny>>,
-    action: fn(&Value, &Plan) -> Result<options::Output, Failure>,
+    action: Action,
 ) -> PyResult<options::Output> {
     let plan = Plan::new(&EncodeArgs {
         format: args.format,
@@ -153,13 +163,36 @@ fn run(
         delimiter: args.delimiter,
     })
     .map_err(arg_error)?;
+    if let Some(text) = direct_toon(py, obj, &plan, action) {
+        return Ok(options::Output { text, fit: None });
+    }
     let value = to_value::to_value(obj, default)?;
     let out = py.detach(|| {
-        let out = action(&value, &plan);
+        let out = match action {
+            Action::Encode => options::encode(&value, &plan),
+            Action::Fit => options::fit(&value, &plan),
+        };
         release(value, out.as_ref().map_or(0, |o| o.text.len()));
         out
     });
     out.map_err(|f| failure(py, f))
+}
+
+/// `format="toon"` without a budget, written straight from a tape of
+/// `obj` when it is plain and its layout simple (see
+/// [`pith_bindings::direct`]), without building the value.
+fn direct_toon(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    plan: &Plan,
+    action: Action,
+) -> Option<String> {
+    if !matches!(action, Action::Encode) {
+        return None;
+    }
+    let layout = pith_bindings::direct::layout(plan)?;
+    let tape = to_tape::to_tape(obj)?;
+    py.detach(|| pith_bindings::direct::write(&tape.ops, &tape.nums, &tape.strs, layout))
 }
 
 /// Decode any text ``encode`` writes (JSON, TOON, hoisted tables, columnar

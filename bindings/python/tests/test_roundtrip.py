@@ -85,6 +85,8 @@ def test_decimals_keep_every_digit(fmt):
 def test_floats_by_their_shortest_repr():
     rng = random.Random(7)
     floats = [0.1, 1e21, 1e-7, 5e-324, 1.7976931348623157e308, -2.5, 123.456, 1 / 3]
+    # Two shortest decimals read back as each: repr takes the nearer, even one.
+    floats += [255908966064453.125, -943238624648691.25]
     floats += [struct.unpack("<d", rng.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(3000)]
     floats = [f for f in floats if math.isfinite(f)]
     text = pith.encode(floats, format="json")
@@ -197,3 +199,41 @@ def test_tuples_and_subclasses():
 
     assert pith.decode(pith.encode({"t": (1, 2), "s": Tag("x"), "n": Count(5), "f": True})) == {
         "t": [1, 2], "s": "x", "n": 5, "f": True}
+
+
+class Plain(dict):
+    """A dict subclass: its values take the general path, never the direct one."""
+
+
+DIRECT_CASES = [
+    {"rows": [{"id": 1, "name": "a b", "price": 9.5, "ok": True, "at": "2025-01-01T00:00:00Z", "x": None}]},
+    {"rows": [{"a": 1, "b": "x,y"}, {"a": -2.25, "b": "x|y"}, {"a": 1e300, "b": "x\ty"}]},
+    {"t": [{"a": "", "b": "true"}, {"a": "05", "b": "-"}, {"a": " pad ", "b": "é😀"}]},
+    {"a": [], "b": [1, "two", None, False], "c": {}, "d": {"e": {"f": "g"}, "h": 1}},
+    {"big": 2**53 + 1, "neg": -(2**63), "huge": 10**40, "small": 2**53, "f": 0.1 + 0.2, "z": -0.0},
+    {"k y": 1, "": 2, "1a": 3, "a.b": [{"c d": 1}], 'q"': "line\nbreak", "t": (1, 2)},
+    # Layouts the direct writer leaves to the library.
+    {"a": [1, {"b": 2}], "c": [[1], [2]], "d": [{"x": 1}, {"y": 1}]},
+    {"p": {"x": 1}, "q": {"x": 2}},
+    {"a": [{"x": {"y": 1}}, {"x": {"y": 2}}]},
+    {"cols": [], "dict": [], "rows": []},
+    {"a": [], "a_encoding": {"json_columns": []}},
+    {"$pith": "toon", "value": 1},
+    {"d": Decimal("1.50"), "s": Plain(a=1)},
+]
+
+
+@pytest.mark.parametrize("value", DIRECT_CASES)
+@pytest.mark.parametrize("delimiter", [",", "\t", "|"])
+def test_toon_written_directly_is_what_the_library_writes(value, delimiter):
+    # The root as a dict subclass sends the whole value down the general path.
+    direct = pith.encode(value, format="toon", delimiter=delimiter, indent=3)
+    general = pith.encode(Plain(value), format="toon", delimiter=delimiter, indent=3)
+    assert direct == general
+
+
+def test_toon_written_directly_is_what_the_library_writes_for_random_values():
+    rng = random.Random("direct")
+    for _ in range(500):
+        value = {"v": random_value(rng), "rows": [{"a": random_value(rng, 3), "b": 1} for _ in range(3)]}
+        assert pith.encode(value, format="toon") == pith.encode(Plain(value), format="toon"), value

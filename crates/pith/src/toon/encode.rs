@@ -80,6 +80,42 @@ pub fn encode_into(value: &Value, opts: &EncodeOptions, out: &mut Vec<u8>) -> Re
     result
 }
 
+/// TOON's tokens as [`encode`] writes them in spec 4.x without key folding:
+/// string values quoted only when the rules require it, keys bare only when
+/// identifier-like. For writers that lay TOON out from values held
+/// elsewhere than a [`Value`] tree (pith's language bindings), so that every
+/// token follows the one set of rules.
+#[doc(hidden)]
+pub struct Tokens {
+    q: Quoting,
+}
+
+impl Tokens {
+    /// The rules for documents whose delimiter is `delimiter`.
+    pub fn new(delimiter: super::Delimiter) -> Tokens {
+        let d = match delimiter {
+            super::Delimiter::Comma => b',',
+            super::Delimiter::Tab => b'\t',
+            super::Delimiter::Pipe => b'|',
+        };
+        Tokens {
+            q: Quoting::new(d, super::Spec::V4),
+        }
+    }
+
+    /// Appends the string value `s`.
+    #[inline]
+    pub fn string(&self, out: &mut Vec<u8>, s: &str) {
+        self.q.string(out, s);
+    }
+
+    /// Appends the key `k`.
+    #[inline]
+    pub fn key(&self, out: &mut Vec<u8>, k: &str) {
+        write_key(out, k);
+    }
+}
+
 /// The key an array or a table is written under.
 #[derive(Clone, Copy)]
 enum Key<'k> {

@@ -15,7 +15,7 @@ use crate::DEFAULT_MAX_DEPTH;
 pub(crate) mod encode;
 mod fold;
 
-pub use encode::{encode, encode_into, encode_to};
+pub use encode::{Tokens, encode, encode_into, encode_to};
 pub(crate) use fold::is_identifier;
 pub(crate) mod decode;
 mod expand;

@@ -1,4 +1,5 @@
-//! What the two tapes ([`crate::input`], [`crate::tape`]) share: each
+//! What the two tapes ([`crate::input`], and the Node package's tape of a
+//! decoded value) share: each
 //! operation is `tag | payload << 3`, a payload too large to hold in place
 //! is [`ESCAPE`] followed by an operation holding it, and these tags mean
 //! the same in both (tags 4 and 5 are each tape's own kinds of string).

@@ -1,12 +1,13 @@
-//! A JavaScript value as `index.js` hands it over: a tape of flat arrays.
+//! A value as a package hands it over: a tape of flat arrays.
 //!
-//! `index.js` walks the value once, with `JSON.stringify`'s rules, and
-//! writes what it finds as `u32` operations, a `Float64Array` of its
-//! numbers and one string holding the text of its strings and keys, one
-//! after the other. Numbers cross as the doubles they are (no decimal text
-//! is written or read), strings as one text, and the keys of objects that
-//! share their keys (the rows of a table) once. [`read`] builds the
-//! [`Value`].
+//! Node's `index.js` walks a JavaScript value once, with `JSON.stringify`'s
+//! rules, and the Python package walks its objects the same way (for the
+//! plain ones, see [`crate::direct`]); each writes what it finds as `u32`
+//! operations, the `f64`s of its numbers and one text holding its strings
+//! and keys, one after the other. Numbers cross as the doubles they are (no
+//! decimal text is written or read), strings as one text, and the keys of
+//! objects that share their keys (the rows of a table) once. [`read`]
+//! builds the [`Value`]; [`crate::direct`] writes TOON from the tape.
 //!
 //! Each operation is `tag | payload << 3`:
 //!
@@ -20,18 +21,21 @@
 //! | 7 | an object | its shape (numbered from 0 in the order defined); its values follow in the shape's key order |
 //!
 //! A payload of [`ESCAPE`] or more is written as [`ESCAPE`] followed by an
-//! operation holding the whole number. The tape comes from `index.js`, but
-//! it is checked all the same: a malformed one is an error, never a panic.
+//! operation holding the whole number. The tape comes from the package,
+//! but it is checked all the same: a malformed one is an error, never a
+//! panic.
 
+use crate::number::from_f64;
 use crate::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
 use pith::{Map, Number, Value};
-use pith_bindings::number::from_f64;
 
-/// Deeper nesting than this is refused (`index.js` stops at 256 levels).
+/// Deeper nesting than this is refused (the packages stop at 256 levels).
 const MAX_DEPTH: usize = pith::MAX_DEPTH_LIMIT;
 
-const STRING: u32 = 4;
-const SHAPE: u32 = 5;
+/// A string; the payload is its length in UTF-16 units.
+pub const STRING: u32 = 4;
+/// A new shape; the payload is its key count.
+pub const SHAPE: u32 = 5;
 
 /// Why a tape could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +45,7 @@ pub enum TapeError {
     Split,
     /// An exact number whose text is no number pith keeps.
     Number(String),
-    /// The tape does not follow the layout (not written by `index.js`).
+    /// The tape does not follow the layout (not written by a package).
     Malformed(&'static str),
 }
 
@@ -52,23 +56,19 @@ pub enum TapeError {
 /// A [`TapeError`]; the caller names the path by walking the value again.
 pub fn read(ops: &[u32], nums: &[f64], strs: &str) -> Result<Value, TapeError> {
     let mut r = Reader {
-        ops,
-        nums,
-        strs,
-        ascii: strs.is_ascii(),
-        op: 0,
-        num: 0,
-        at: 0,
+        c: Cursor::new(ops, nums, strs),
         shapes: Vec::new(),
     };
     let v = r.value(0)?;
-    if r.op != ops.len() || r.num != nums.len() || r.at != strs.len() {
+    if !r.c.done() {
         return Err(TapeError::Malformed("the tape holds more than one value"));
     }
     Ok(v)
 }
 
-struct Reader<'a> {
+/// A place in a tape, and its operations, doubles and strings read in turn.
+#[derive(Clone)]
+pub struct Cursor<'a> {
     ops: &'a [u32],
     nums: &'a [f64],
     strs: &'a str,
@@ -78,10 +78,32 @@ struct Reader<'a> {
     num: usize,
     /// Byte offset of the next string in `strs`.
     at: usize,
-    shapes: Vec<Vec<String>>,
 }
 
-impl<'a> Reader<'a> {
+impl<'a> Cursor<'a> {
+    /// At the start of the tape `ops`, `nums`, `strs`.
+    pub fn new(ops: &'a [u32], nums: &'a [f64], strs: &'a str) -> Cursor<'a> {
+        Cursor {
+            ops,
+            nums,
+            strs,
+            ascii: strs.is_ascii(),
+            op: 0,
+            num: 0,
+            at: 0,
+        }
+    }
+
+    /// Whether all of the tape has been read.
+    pub fn done(&self) -> bool {
+        self.op == self.ops.len() && self.num == self.nums.len() && self.at == self.strs.len()
+    }
+
+    /// Operations not read yet.
+    pub fn ops_left(&self) -> usize {
+        self.ops.len() - self.op
+    }
+
     fn next_op(&mut self) -> Result<u32, TapeError> {
         let op = *self
             .ops
@@ -91,8 +113,8 @@ impl<'a> Reader<'a> {
         Ok(op)
     }
 
-    /// The operation's tag and its whole payload.
-    fn next(&mut self) -> Result<(u32, usize), TapeError> {
+    /// The next operation's tag and its whole payload.
+    pub fn operation(&mut self) -> Result<(u32, usize), TapeError> {
         let op = self.next_op()?;
         let payload = op >> 3;
         let payload = if payload == ESCAPE {
@@ -103,32 +125,79 @@ impl<'a> Reader<'a> {
         Ok((op & 7, payload as usize))
     }
 
+    /// The next double.
+    pub fn double(&mut self) -> Result<f64, TapeError> {
+        let f = *self
+            .nums
+            .get(self.num)
+            .ok_or(TapeError::Malformed("the numbers end early"))?;
+        self.num += 1;
+        Ok(f)
+    }
+
+    /// The next string, of `units` UTF-16 units.
+    pub fn string(&mut self, units: usize) -> Result<&'a str, TapeError> {
+        let rest = &self.strs[self.at..];
+        let bytes = if self.ascii {
+            if units > rest.len() {
+                return Err(TapeError::Malformed("the strings end early"));
+            }
+            units
+        } else {
+            let mut counted = 0;
+            let mut end = 0;
+            for c in rest.chars() {
+                if counted >= units {
+                    break;
+                }
+                counted += c.len_utf16();
+                end += c.len_utf8();
+            }
+            if counted < units {
+                return Err(TapeError::Malformed("the strings end early"));
+            }
+            if counted > units {
+                return Err(TapeError::Split);
+            }
+            end
+        };
+        self.at += bytes;
+        Ok(&rest[..bytes])
+    }
+}
+
+struct Reader<'a> {
+    c: Cursor<'a>,
+    shapes: Vec<Vec<String>>,
+}
+
+impl Reader<'_> {
     fn value(&mut self, depth: usize) -> Result<Value, TapeError> {
         if depth > MAX_DEPTH {
             return Err(TapeError::Malformed("the tape nests too deep"));
         }
-        let (tag, payload) = self.next()?;
+        let (tag, payload) = self.c.operation()?;
         Ok(match tag {
             NULL => Value::Null,
             FALSE => Value::Bool(false),
             TRUE => Value::Bool(true),
             NUMBER => Value::Number(self.number(payload)?),
-            STRING => Value::String(self.string(payload)?.to_owned()),
+            STRING => Value::String(self.c.string(payload)?.to_owned()),
             SHAPE => {
-                let mut keys = Vec::with_capacity(payload.min(self.ops.len()));
+                let mut keys = Vec::with_capacity(payload.min(self.c.ops_left()));
                 for _ in 0..payload {
-                    let (tag, len) = self.next()?;
+                    let (tag, len) = self.c.operation()?;
                     if tag != STRING {
                         return Err(TapeError::Malformed("a shape's key is no string"));
                     }
-                    keys.push(self.string(len)?.to_owned());
+                    keys.push(self.c.string(len)?.to_owned());
                 }
                 self.shapes.push(keys);
                 return self.value(depth);
             }
             ARRAY => {
                 // Every item takes at least one operation.
-                if payload > self.ops.len() - self.op {
+                if payload > self.c.ops_left() {
                     return Err(TapeError::Malformed("an array is longer than the tape"));
                 }
                 let mut items = Vec::with_capacity(payload);
@@ -159,49 +228,14 @@ impl<'a> Reader<'a> {
 
     fn number(&mut self, how: usize) -> Result<Number, TapeError> {
         if how == 0 {
-            let f = *self
-                .nums
-                .get(self.num)
-                .ok_or(TapeError::Malformed("the numbers end early"))?;
-            self.num += 1;
-            return double(f);
+            return double(self.c.double()?);
         }
-        let (tag, len) = self.next()?;
+        let (tag, len) = self.c.operation()?;
         if tag != STRING {
             return Err(TapeError::Malformed("an exact number has no text"));
         }
-        let text = self.string(len)?;
+        let text = self.c.string(len)?;
         Number::parse(text).map_err(|_| TapeError::Number(text.to_owned()))
-    }
-
-    /// The next string of `units` UTF-16 units.
-    fn string(&mut self, units: usize) -> Result<&'a str, TapeError> {
-        let rest = &self.strs[self.at..];
-        let bytes = if self.ascii {
-            if units > rest.len() {
-                return Err(TapeError::Malformed("the strings end early"));
-            }
-            units
-        } else {
-            let mut counted = 0;
-            let mut end = 0;
-            for c in rest.chars() {
-                if counted >= units {
-                    break;
-                }
-                counted += c.len_utf16();
-                end += c.len_utf8();
-            }
-            if counted < units {
-                return Err(TapeError::Malformed("the strings end early"));
-            }
-            if counted > units {
-                return Err(TapeError::Split);
-            }
-            end
-        };
-        self.at += bytes;
-        Ok(&rest[..bytes])
     }
 }
 
