@@ -603,7 +603,7 @@ mod tests {
                     a.iter().for_each(|x| self.value(x));
                 }
                 Value::Object(m) => {
-                    let keys: Vec<String> = m.keys().cloned().collect();
+                    let keys: Vec<String> = m.keys().map(|k| k.to_string()).collect();
                     let id = match self.shapes.iter().position(|s| *s == keys) {
                         Some(id) => id,
                         None => {
