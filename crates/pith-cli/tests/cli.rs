@@ -158,7 +158,7 @@ fn tokens_prints_counts_per_input_and_a_total() {
 
 #[test]
 fn schema_commands_fill_elide_and_check() {
-    let data = repo().join("crates/pith/tests/data/wire");
+    let data = repo().join("crates/pith-wire/tests/data/wire");
     let ts: Vec<String> = ["wire-state-defs.ts", "stand-ins.ts"]
         .iter()
         .map(|f| data.join(f).to_str().unwrap().to_owned())

@@ -17,7 +17,7 @@ mod fold;
 
 pub(crate) use encode::encode_member_into;
 pub use encode::{encode, encode_into, encode_to};
-pub(crate) use fold::is_identifier;
+pub use fold::is_identifier;
 pub(crate) mod decode;
 mod expand;
 

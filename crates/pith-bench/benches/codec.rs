@@ -15,16 +15,16 @@
 //! reported, with ratios. It also measures the peak heap growth while
 //! encoding, against the heap size of the value being encoded.
 //!
-//! Run: `cargo bench -p pith --bench codec` (add `-- --runs N` to change the
+//! Run: `cargo bench -p pith-bench --bench codec` (add `-- --runs N` to change the
 //! number of timed runs; `-- --check` exits non-zero when a target is missed).
 
 use std::sync::atomic::Ordering;
 use support::Contestant;
 
-#[path = "support/mod.rs"]
+#[path = "../../pith/benches/support/mod.rs"]
 mod support;
 
-#[path = "../tests/support/alloc.rs"]
+#[path = "../../pith/tests/support/alloc.rs"]
 mod alloc;
 use alloc::{LIVE, PEAK};
 

@@ -2,7 +2,7 @@
 //! port of tiktoken) timed in the same process for a ratio.
 //!
 //! ```text
-//! cargo bench -p pith --bench tokens
+//! cargo bench -p pith-bench --bench tokens
 //! ```
 //!
 //! Inputs: the compact JSON of `gen-flat-50k.json` and its TOON (made by
@@ -20,7 +20,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use support::{datasets, median};
 
-#[path = "support/mod.rs"]
+#[path = "../../pith/benches/support/mod.rs"]
 mod support;
 
 const RUNS: usize = 7;
@@ -172,7 +172,7 @@ fn toon_text() -> String {
         ])
         .arg(&prefix)
         .arg(TOON_PACKAGE));
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/ref-tokens.mjs");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pith/tests/support/ref-tokens.mjs");
     run(Command::new("node")
         .arg(script)
         .arg("toon")

@@ -2,17 +2,17 @@
 //! DSL, realistic and broken snapshots, defaults, elision, JSON Schema and
 //! diff, plus property tests over generated values and generated schemas.
 
-use pith::wire::{
-    self, ChangeKind, CheckOptions, Compatibility, Presence, Schema, Type, UnknownKeys, check,
-    diff, elide, export_json_schema, export_json_schema_for, fill, import_json_schema, import_ts,
-    parse_type,
-};
 use pith::{ErrorKind, Map, Number, Value};
+use pith_wire::{
+    self as wire, ChangeKind, CheckOptions, Compatibility, Presence, Schema, Type, UnknownKeys,
+    check, diff, elide, export_json_schema, export_json_schema_for, fill, import_json_schema,
+    import_ts, parse_type,
+};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-#[path = "support/convert.rs"]
+#[path = "../../pith/tests/support/convert.rs"]
 mod convert;
 use convert::to_pith;
 

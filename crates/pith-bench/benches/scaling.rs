@@ -22,17 +22,17 @@
 //! * alias chains: `n` types, each naming the next, loaded;
 //! * `Map::from_iter` of `n` keys.
 //!
-//! Run: `cargo bench -p pith --bench scaling` (`-- --runs N`, `-- --check`
+//! Run: `cargo bench -p pith-bench --bench scaling` (`-- --runs N`, `-- --check`
 //! exits non-zero when a shape grows more than 4.5x).
 
 use pith::select::{self, Form, Options};
 use pith::tokens::{Tokenizer, TokenizerKind};
-use pith::wire::Schema;
 use pith::{Map, Value};
+use pith_wire::Schema;
 use std::time::Duration;
 use support::Contestant;
 
-#[path = "support/mod.rs"]
+#[path = "../../pith/benches/support/mod.rs"]
 mod support;
 
 /// Most growth per 4x input that counts as linear.
@@ -154,7 +154,7 @@ fn main() {
                 let (defs, value) = many_types(n);
                 Box::new(move || {
                     let schema = Schema::from_value(&defs).unwrap();
-                    keep(pith::wire::check(&schema, "Root", &value, &Default::default()).unwrap())
+                    keep(pith_wire::check(&schema, "Root", &value, &Default::default()).unwrap())
                 })
             },
             data: |n| many_types(n).0,
@@ -165,8 +165,8 @@ fn main() {
             prepare: |n| {
                 let (schema, value) = wide_type(n);
                 Box::new(move || {
-                    let filled = pith::wire::fill(&schema, "Root", value.clone()).unwrap();
-                    keep(pith::wire::elide(&schema, "Root", filled).unwrap())
+                    let filled = pith_wire::fill(&schema, "Root", value.clone()).unwrap();
+                    keep(pith_wire::elide(&schema, "Root", filled).unwrap())
                 })
             },
             data: |n| wide_type(n).1,

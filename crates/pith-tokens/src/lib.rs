@@ -3,7 +3,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "o200k")] {
-//! use pith::tokens::{Tokenizer, TokenizerKind};
+//! use pith_tokens::{Tokenizer, TokenizerKind};
 //!
 //! let o200k = Tokenizer::get(TokenizerKind::O200k);
 //! assert_eq!(o200k.count("Hello, world!"), 4);
@@ -62,7 +62,8 @@ mod bpe;
 mod floor;
 mod lines;
 mod pretoken;
-mod unicode;
+#[doc(hidden)]
+pub mod unicode;
 mod unicode_table;
 
 use std::cell::RefCell;
@@ -73,8 +74,8 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use bpe::{Scratch, Vocab};
-pub(crate) use floor::text_floor;
-pub(crate) use lines::LineCounts;
+pub use floor::text_floor;
+pub use lines::LineCounts;
 use pretoken::{Pattern, Scan};
 
 /// Which tokenizer to count with.
@@ -238,7 +239,7 @@ impl Tokenizer {
     /// any piece boundary on are those of the rest of the text on its own;
     /// so once the tokens counted plus the bytes left fall under `lo`, the
     /// count is under `lo`.
-    pub(crate) fn count_unless_under(&self, text: &str, lo: usize) -> Option<usize> {
+    pub fn count_unless_under(&self, text: &str, lo: usize) -> Option<usize> {
         match self.count_bounded(text, lo, usize::MAX) {
             Bounded::Exact(n) => Some(n),
             Bounded::Below | Bounded::Above => None,
@@ -247,7 +248,7 @@ impl Tokenizer {
 
     /// The number of tokens in `text`, or `None` as soon as it is certain
     /// to be over `hi` (so without counting the rest).
-    pub(crate) fn count_unless_over(&self, text: &str, hi: usize) -> Option<usize> {
+    pub fn count_unless_over(&self, text: &str, hi: usize) -> Option<usize> {
         match self.count_bounded(text, 0, hi) {
             Bounded::Exact(n) => Some(n),
             Bounded::Below | Bounded::Above => None,
@@ -326,7 +327,7 @@ enum Bounded {
 ///
 /// ```
 /// # #[cfg(feature = "o200k")] {
-/// use pith::tokens::{Tokenizer, TokenizerKind};
+/// use pith_tokens::{Tokenizer, TokenizerKind};
 ///
 /// let tok = Tokenizer::get(TokenizerKind::O200k);
 /// let mut counter = tok.counter();

@@ -41,9 +41,9 @@
 use super::check::{self, CheckOptions, UnknownKeys, frame_limit, members_exclusive, select};
 use super::defs::Schema;
 use super::types::{Field, FieldIndex, ObjectType, Presence, Type};
-use crate::DEFAULT_MAX_DEPTH;
-use crate::error::{Error, ErrorKind, Result};
-use crate::value::{Map, Unpacked, Value};
+use pith::DEFAULT_MAX_DEPTH;
+use pith::error::{Error, ErrorKind, Result};
+use pith::value::{Map, Unpacked, Value};
 
 /// Fills every absent `absentAs` field of `value`, read as `type_name`,
 /// with a copy of its default (see the [module docs](self)).
@@ -181,11 +181,11 @@ impl<'s> Walk<'s> for Filler<'s> {
             match place {
                 Place::Kept(_) => {
                     let (k, x) = kept.next().expect("one place per kept key");
-                    out.push_unique(k, x);
+                    out.insert(k, x);
                 }
                 Place::Filled(d) => {
                     let field = &o.fields[d];
-                    out.push_unique(field.name.clone(), self.defaults.filled(field)?);
+                    out.insert(field.name.clone(), self.defaults.filled(field)?);
                 }
             }
         }
@@ -312,8 +312,12 @@ impl<'s> Walk<'s> for Elider<'s> {
         for ((k, x), d) in m.into_iter().zip(order) {
             match d {
                 Some(d) if left_out[d] => {}
-                Some(d) => out.push_unique(k, walk(self, &o.fields[d].ty, x)?),
-                None => out.push_unique(k, x),
+                Some(d) => {
+                    out.insert(k, walk(self, &o.fields[d].ty, x)?);
+                }
+                None => {
+                    out.insert(k, x);
+                }
             }
         }
         Ok(out)
@@ -375,7 +379,7 @@ fn walk_inner<'s>(w: &mut impl Walk<'s>, ty: &Type, v: Value) -> Result<Value> {
         (Type::Record(Some(t)), Unpacked::Object(m)) => {
             let mut out = Map::with_capacity(m.len());
             for (k, x) in m {
-                out.push_unique(k, walk(w, t, x)?);
+                out.insert(k, walk(w, t, x)?);
             }
             Value::Object(out)
         }

@@ -12,9 +12,9 @@
 use super::defs::{NamedType, Schema};
 use super::path::{Path, short_json};
 use super::types::{FieldIndex, ObjectType, Type};
-use crate::DEFAULT_MAX_DEPTH;
-use crate::error::Result;
-use crate::value::Value;
+use pith::DEFAULT_MAX_DEPTH;
+use pith::error::Result;
+use pith::value::Value;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -41,7 +41,7 @@ pub struct CheckOptions {
     /// The undeclared-key policy (default [`UnknownKeys::Reject`]).
     pub unknown_keys: UnknownKeys,
     /// Values nested deeper than this are a violation (default
-    /// [`DEFAULT_MAX_DEPTH`], at most [`MAX_DEPTH_LIMIT`](crate::MAX_DEPTH_LIMIT)).
+    /// [`DEFAULT_MAX_DEPTH`], at most [`MAX_DEPTH_LIMIT`](pith::MAX_DEPTH_LIMIT)).
     pub max_depth: usize,
 }
 
@@ -93,7 +93,7 @@ pub fn check(
 ) -> Result<Vec<Violation>> {
     let named = schema.require(type_name)?;
     let depth = value.depth();
-    let max_depth = crate::depth_limit(options.max_depth);
+    let max_depth = pith::depth_limit(options.max_depth);
     if depth > max_depth {
         return Ok(vec![Violation {
             path: String::new(),
@@ -111,7 +111,7 @@ pub(crate) fn check_named(
     value: &Value,
     options: &CheckOptions,
 ) -> Vec<Violation> {
-    let max_depth = crate::depth_limit(options.max_depth);
+    let max_depth = pith::depth_limit(options.max_depth);
     let mut c = Checker::new(schema, options.unknown_keys, max_depth);
     let mut out = Vec::new();
     c.walk(

@@ -6,7 +6,7 @@
 //! and a sparse table in a few cells. [`LineCounts`] cuts each text into
 //! *segments* where counts add up (right after a line break followed by a
 //! line that starts with a character other than white space and is not
-//! `/`, see the module docs of [`crate::tokens`]) and remembers every
+//! `/`, see the module docs of [`crate`]) and remembers every
 //! segment it has tokenized, in order, with its count. The count of a text
 //! is the sum of its segments' counts, exactly [`Tokenizer::count`] of the
 //! whole.
@@ -55,7 +55,7 @@ struct Record {
 
 /// Exact token counts, each distinct segment tokenized once (see the module
 /// docs).
-pub(crate) struct LineCounts {
+pub struct LineCounts {
     tokenizer: &'static Tokenizer,
     /// Every remembered segment, in the order they were first counted.
     records: Vec<Record>,
@@ -76,7 +76,7 @@ pub(crate) struct LineCounts {
 
 impl LineCounts {
     /// An empty memo for `tokenizer`.
-    pub(crate) fn new(tokenizer: &'static Tokenizer) -> LineCounts {
+    pub fn new(tokenizer: &'static Tokenizer) -> LineCounts {
         LineCounts {
             tokenizer,
             records: Vec::new(),
@@ -90,9 +90,9 @@ impl LineCounts {
         }
     }
 
-    /// A "memo" that remembers nothing: every count is the tokenizer's own.
-    #[cfg(test)]
-    pub(crate) fn direct(tokenizer: &'static Tokenizer) -> LineCounts {
+    /// A "memo" that remembers nothing: every count is the tokenizer's own
+    /// (what the memo's users compare themselves with in their tests).
+    pub fn direct(tokenizer: &'static Tokenizer) -> LineCounts {
         LineCounts {
             direct: true,
             ..LineCounts::new(tokenizer)
@@ -101,7 +101,7 @@ impl LineCounts {
 
     /// An empty memo for `tokenizer` that also cuts inside lines (see the
     /// module docs).
-    pub(crate) fn fine(tokenizer: &'static Tokenizer) -> LineCounts {
+    pub fn fine(tokenizer: &'static Tokenizer) -> LineCounts {
         LineCounts {
             fine: true,
             ..LineCounts::new(tokenizer)
@@ -109,12 +109,12 @@ impl LineCounts {
     }
 
     /// The tokenizer it counts with.
-    pub(crate) fn tokenizer(&self) -> &'static Tokenizer {
+    pub fn tokenizer(&self) -> &'static Tokenizer {
         self.tokenizer
     }
 
     /// The token count of `text`.
-    pub(crate) fn count(&mut self, text: &str) -> usize {
+    pub fn count(&mut self, text: &str) -> usize {
         match self.count_bounded(text, 0, usize::MAX) {
             Bounded::Exact(n) => n,
             // Unreachable without bounds; the length is a safe answer.
@@ -123,7 +123,7 @@ impl LineCounts {
     }
 
     /// The token count of `text`, or `None` once it is sure to be over `hi`.
-    pub(crate) fn count_unless_over(&mut self, text: &str, hi: usize) -> Option<usize> {
+    pub fn count_unless_over(&mut self, text: &str, hi: usize) -> Option<usize> {
         match self.count_bounded(text, 0, hi) {
             Bounded::Exact(n) => Some(n),
             Bounded::Below | Bounded::Above => None,
@@ -131,7 +131,7 @@ impl LineCounts {
     }
 
     /// The token count of `text`, or `None` once it is sure to be under `lo`.
-    pub(crate) fn count_unless_under(&mut self, text: &str, lo: usize) -> Option<usize> {
+    pub fn count_unless_under(&mut self, text: &str, lo: usize) -> Option<usize> {
         match self.count_bounded(text, lo, usize::MAX) {
             Bounded::Exact(n) => Some(n),
             Bounded::Below | Bounded::Above => None,
@@ -385,161 +385,15 @@ fn hash(b: &[u8], key: u64) -> u64 {
 }
 
 #[cfg(all(test, feature = "o200k", feature = "cl100k"))]
-#[path = "../../tests/support/datasets.rs"]
-mod datasets;
-
-#[cfg(all(test, feature = "o200k", feature = "cl100k"))]
 mod tests {
     use super::*;
-    use crate::tokens::TokenizerKind;
-    use proptest::prelude::*;
+    use crate::TokenizerKind;
 
     fn kinds() -> [&'static Tokenizer; 2] {
         [
             Tokenizer::get(TokenizerKind::O200k),
             Tokenizer::get(TokenizerKind::Cl100k),
         ]
-    }
-
-    /// Lines of the kinds TOON, the notation and JSON write, and the ones
-    /// that keep a cut from being made: blank, white space only, a leading
-    /// `/`, a carriage return, non-ASCII and Unicode white space.
-    fn line() -> impl Strategy<Value = String> {
-        prop_oneof![
-            prop::sample::select(vec![
-                "",
-                " ",
-                "  ",
-                "\t",
-                "\r",
-                "  \r",
-                "/",
-                "/x",
-                " /x",
-                "://a",
-                "items[2]{id,name}:",
-                "  1,Alice",
-                "  - id: 1",
-                "    title: \"a b\"",
-                "&octo: {login:octo,id:1}",
-                "  2,*octo,'s",
-                "x:",
-                "  \u{a0}y",
-                "\u{3000}",
-                "日本",
-                "  日本",
-                "'s",
-                "   ",
-                "{\"a\":[1,2]}",
-                "k: {id:1,user:{login:octo,id:2},tags:[a,b]}",
-                "{it's,x},a]y}z,",
-                "  - [1,2,{a:b}]",
-                "a1,b2}c3]",
-            ])
-            .prop_map(String::from),
-            "[ a-z0-9:,/'\"{}\\[\\]-]{0,12}",
-            any::<String>(),
-        ]
-    }
-
-    fn text() -> impl Strategy<Value = String> {
-        (prop::collection::vec(line(), 0..12), any::<bool>()).prop_map(|(lines, end)| {
-            let mut t = lines.join("\n");
-            if end {
-                t.push('\n');
-            }
-            t
-        })
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
-
-        /// Sums of remembered segments are the counts of the whole texts,
-        /// for texts met one after another (later ones hit the memo), and
-        /// the bounded counts answer as the tokenizer's do.
-        #[test]
-        fn segment_sums_are_exact(texts in prop::collection::vec(text(), 1..4), bound in 0usize..64) {
-            for (t, fine) in kinds().into_iter().flat_map(|t| [(t, false), (t, true)]) {
-                let mut memo = if fine { LineCounts::fine(t) } else { LineCounts::new(t) };
-                for text in &texts {
-                    let n = t.count(text);
-                    prop_assert_eq!(memo.count(text), n, "{:?}", text);
-                    prop_assert_eq!(memo.count(text), n, "again: {:?}", text);
-                    let over = memo.count_unless_over(text, bound);
-                    prop_assert!(over == Some(n) || (over.is_none() && n > bound));
-                    if n <= bound { prop_assert_eq!(over, Some(n)); }
-                    let under = memo.count_unless_under(text, bound);
-                    prop_assert!(under == Some(n) || (under.is_none() && n < bound));
-                    if n >= bound { prop_assert_eq!(under, Some(n)); }
-                }
-            }
-        }
-
-        /// Texts that go on as one already counted, with lines changed, put
-        /// in, left out or prefixed (as the candidates of one value do):
-        /// the cursor's counts are the tokenizer's.
-        #[test]
-        fn edited_copies_count_exactly(
-            lines in prop::collection::vec(line(), 1..16),
-            edits in prop::collection::vec((0usize..16, 0u8..4, line()), 1..6),
-            end in any::<bool>(),
-        ) {
-            let join = |lines: &[String]| {
-                let mut t = lines.join("\n");
-                if end {
-                    t.push('\n');
-                }
-                t
-            };
-            let mut copies = vec![join(&lines)];
-            let mut edited = lines.clone();
-            for (at, op, new) in edits {
-                let at = at % (edited.len() + 1);
-                match op {
-                    0 if at < edited.len() => edited[at] = new,
-                    1 => edited.insert(at, new),
-                    2 if at < edited.len() && edited.len() > 1 => {
-                        edited.remove(at);
-                    }
-                    _ => edited.insert(0, "%pith".to_owned()),
-                }
-                copies.push(join(&edited));
-            }
-            for (t, fine) in kinds().into_iter().flat_map(|t| [(t, false), (t, true)]) {
-                let mut memo = if fine { LineCounts::fine(t) } else { LineCounts::new(t) };
-                for text in &copies {
-                    prop_assert_eq!(memo.count(text), t.count(text), "{:?}", text);
-                }
-            }
-        }
-    }
-
-    use super::datasets;
-
-    /// Every dataset file as TOON and as the notation, one memo per
-    /// tokenizer across all of them: the memo's counts are the tokenizer's.
-    #[test]
-    fn dataset_documents_count_exactly() {
-        let files = datasets::json_files(&datasets::datasets());
-        assert!(!files.is_empty());
-        for (t, fine) in kinds().into_iter().flat_map(|t| [(t, false), (t, true)]) {
-            let mut memo = if fine {
-                LineCounts::fine(t)
-            } else {
-                LineCounts::new(t)
-            };
-            for path in &files {
-                let value = crate::json::parse_bytes(&std::fs::read(path).unwrap()).unwrap();
-                let toon = crate::toon::encode(&value, &Default::default()).unwrap();
-                let mut o = crate::notation::Options::for_readability(4, true);
-                o.tokenizer = t.kind();
-                let pith = crate::notation::encode(&value, &o).unwrap().text;
-                for text in [&toon, &pith] {
-                    assert_eq!(memo.count(text), t.count(text), "{}", path.display());
-                }
-            }
-        }
     }
 
     #[test]

@@ -12,13 +12,13 @@
 //! Target: pith within 1.5x of IndexMap on both (it is faster on small
 //! maps, where most objects are).
 //!
-//! Run: `cargo bench -p pith --bench map` (`-- --runs N`, `-- --check`).
+//! Run: `cargo bench -p pith-bench --bench map` (`-- --runs N`, `-- --check`).
 
 use indexmap::IndexMap;
 use pith::{Map, Value};
 use support::Contestant;
 
-#[path = "support/mod.rs"]
+#[path = "../../pith/benches/support/mod.rs"]
 mod support;
 
 fn main() {

@@ -25,15 +25,15 @@
 //! Anything outside the subset, and anything inside it that cannot be a
 //! definition (an unknown function, a number where a type belongs, a bad
 //! type expression, a second `doc`), is an error whose position is the line
-//! and column in that file and whose [`path`](crate::Error::path) is the
+//! and column in that file and whose [`path`](pith::Error::path) is the
 //! file's name. Nothing is skipped silently.
 
 use super::defs::{Schema, field_key, wrapped};
 use super::types::{is_type_name, parse_type};
-use crate::DEFAULT_MAX_DEPTH;
-use crate::error::{Error, ErrorKind, Result};
-use crate::number::Number;
-use crate::value::{Map, Value};
+use pith::DEFAULT_MAX_DEPTH;
+use pith::error::{Error, ErrorKind, Result};
+use pith::number::Number;
+use pith::value::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Reads definitions from TypeScript files, given as `(name, text)` pairs,
