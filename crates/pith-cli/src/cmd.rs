@@ -2,14 +2,14 @@
 
 use crate::args::{
     Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, InexactArg,
-    OnOff, SelectArg, TokensArgs,
+    OnOff, SelectArg, TokensArgs, tokenizer_kind,
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_json, write_output};
 use crate::schema::{self, Direction};
 use pith::number::{self, Inexact};
 use pith::select::{self, Form, Metric};
-use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::tokens::Tokenizer;
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Value, json, toon};
 
@@ -24,14 +24,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-/// The tokenizer named on the command line.
-pub fn tokenizer_kind(name: &str) -> Result<TokenizerKind, Failure> {
-    name.parse()
-        .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))
-}
-
 fn tokens(a: TokensArgs) -> Result<(), Failure> {
-    let tokenizer = Tokenizer::get(tokenizer_kind(&a.tokenizer)?);
+    let tokenizer = Tokenizer::get(tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?);
     let inputs: Vec<Option<&std::path::Path>> = if a.files.is_empty() {
         vec![None]
     } else {
@@ -96,7 +90,9 @@ fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
             EncodeFormat::Json => Form::Json,
         },
         metric: match a.select {
-            SelectArg::Tokens => Metric::Tokens(tokenizer_kind(&a.tokenizer)?),
+            SelectArg::Tokens => {
+                Metric::Tokens(tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?)
+            }
             SelectArg::Bytes => Metric::Bytes,
         },
         toon: toon_options(a),

@@ -1,8 +1,9 @@
 //! `pith mcp`: the proxy's flags become [`pith_mcp::Options`]; `stats`
 //! sums up the savings ledger.
 
-use crate::args::{McpArgs, McpCommand, McpInstallArgs, McpProxyArgs, McpStatsArgs, Structured};
-use crate::cmd::tokenizer_kind;
+use crate::args::{
+    McpArgs, McpCommand, McpInstallArgs, McpProxyArgs, McpStatsArgs, Structured, tokenizer_kind,
+};
 use crate::fail::Failure;
 use pith::budget::Budget;
 use pith::{Map, Value};
@@ -38,7 +39,7 @@ fn proxy(a: McpProxyArgs) -> Result<(), Failure> {
     };
     match result {
         Ok(0) => Ok(()),
-        Ok(status) => Err(Failure::Exit(status)),
+        Ok(status) => Err(Failure::Server(status)),
         Err(e) => Err(Failure::Io {
             name: "mcp".into(),
             error: std::io::Error::other(e.to_string()),
@@ -48,7 +49,7 @@ fn proxy(a: McpProxyArgs) -> Result<(), Failure> {
 
 /// The options the flags ask for.
 pub fn options(a: &McpProxyArgs) -> Result<pith_mcp::Options, Failure> {
-    let tokenizer = tokenizer_kind(&a.tokenizer)?;
+    let tokenizer = tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?;
     let budget = match a
         .budget
         .parse::<Budget>()

@@ -76,7 +76,7 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
                     "pith: {bad} violation{} of {type_name}",
                     if bad == 1 { "" } else { "s" }
                 ));
-                return Err(Failure::Exit(1));
+                return Err(Failure::Reported);
             }
             Ok(())
         }
@@ -114,7 +114,7 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
                     "pith: {breaking} breaking change{}",
                     if breaking == 1 { "" } else { "s" }
                 ));
-                return Err(Failure::Exit(1));
+                return Err(Failure::Reported);
             }
             Ok(())
         }

@@ -47,7 +47,7 @@ mod http;
 pub mod install;
 pub mod ledger;
 mod more;
-mod policy;
+mod options;
 mod proxy;
 mod rewrite;
 mod state;
@@ -57,12 +57,14 @@ mod track;
 pub use call::JOINED_META_KEY;
 pub use http::{Remote, RemoteError};
 pub use more::{MORE_MAX_AGE, MORE_MAX_BYTES, MORE_TOOL};
-pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter, server_name};
+pub use options::{
+    DEFAULT_BUDGET, DEFAULT_EXCLUDES, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, Options,
+    RewriteOptions, Structured, ToolFilter, server_name,
+};
 pub use proxy::{SERVER_GONE_CODE, run, run_remote};
 pub use rewrite::{
-    BUDGET_META_KEY, Cut, DEFAULT_BUDGET, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY,
-    Encoding, MIN_BUDGET, MORE_HINT, RewriteOptions, Rewritten, STRUCTURED_KEY_META_KEY,
-    STRUCTURED_META_KEY, rewrite_text,
+    BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, MIN_BUDGET, MORE_HINT, Rewritten,
+    STRUCTURED_KEY_META_KEY, STRUCTURED_META_KEY, rewrite_text,
 };
 
 use std::fmt;

@@ -22,7 +22,7 @@
 use crate::Error;
 use crate::envelope::Splice;
 use crate::more;
-use crate::policy::Options;
+use crate::options::Options;
 use crate::state::State;
 use crate::track::{Action, MoreCall, Tracker};
 use std::ffi::{OsStr, OsString};

@@ -2,6 +2,8 @@
 //! JSON, thresholds, exact numbers, budgets, and that every rewrite reads back.
 
 use super::*;
+use crate::options::DEFAULT_MIN_SAVING;
+use pith::tokens::TokenizerKind;
 
 fn opts() -> RewriteOptions {
     RewriteOptions::default()

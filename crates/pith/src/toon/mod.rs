@@ -19,7 +19,6 @@ pub(crate) use encode::encode_member_into;
 pub use encode::{encode, encode_into, encode_to};
 pub use fold::is_identifier;
 pub(crate) mod decode;
-mod expand;
 
 pub(crate) use decode::opens_with_root_header;
 pub use decode::{decode, decode_bytes};
