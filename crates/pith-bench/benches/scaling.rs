@@ -263,10 +263,7 @@ fn spread(median: Duration, times: &[Duration]) -> String {
 }
 
 fn form(form: Form) -> Options {
-    Options {
-        form,
-        ..Options::default()
-    }
+    Options::default().form(form)
 }
 
 fn object(entries: impl IntoIterator<Item = (String, Value)>) -> Value {

@@ -40,11 +40,10 @@ impl Request {
             return Ok(None);
         }
         Ok(Some(Request {
-            opts: FitOptions {
-                budget,
-                tokenizer,
-                cursor,
-            },
+            opts: FitOptions::default()
+                .budget(budget)
+                .tokenizer(tokenizer)
+                .cursor(cursor),
         }))
     }
 

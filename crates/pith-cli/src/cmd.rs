@@ -79,8 +79,8 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
 
 /// The form, metric and layout `encode` writes with.
 fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
-    Ok(select::Options {
-        form: match a.format {
+    Ok(select::Options::default()
+        .form(match a.format {
             EncodeFormat::Auto => Form::Auto,
             EncodeFormat::Pith => Form::Pith,
             EncodeFormat::Toon | EncodeFormat::Toon3 => Form::Toon,
@@ -88,34 +88,31 @@ fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
             EncodeFormat::HoistedCompact => Form::HoistedCompact,
             EncodeFormat::Table => Form::Table,
             EncodeFormat::Json => Form::Json,
-        },
-        metric: match a.select {
+        })
+        .metric(match a.select {
             SelectArg::Tokens => {
                 Metric::Tokens(tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?)
             }
             SelectArg::Bytes => Metric::Bytes,
-        },
-        toon: toon_options(a),
-        min_readability: a.min_readability,
-    })
+        })
+        .toon(toon_options(a))
+        .min_readability(a.min_readability))
 }
 
 fn toon_options(a: &EncodeArgs) -> EncodeOptions {
-    EncodeOptions {
-        indent: usize::from(a.indent),
-        delimiter: delimiter(a.delimiter),
-        spec: if a.format == EncodeFormat::Toon3 {
+    EncodeOptions::default()
+        .indent(usize::from(a.indent))
+        .delimiter(delimiter(a.delimiter))
+        .spec(if a.format == EncodeFormat::Toon3 {
             Spec::V3
         } else {
             Spec::V4
-        },
-        key_folding: match a.key_folding {
+        })
+        .key_folding(match a.key_folding {
             OnOff::Off => KeyFolding::Off,
             OnOff::Safe => KeyFolding::Safe,
-        },
-        flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
-        ..EncodeOptions::default()
-    }
+        })
+        .flatten_depth(a.flatten_depth.unwrap_or(usize::MAX))
 }
 
 fn decode(a: DecodeArgs) -> Result<(), Failure> {
@@ -125,15 +122,15 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         ));
     }
     let mut input = Input::read(a.file.as_deref())?;
-    let toon_opts = |spec| DecodeOptions {
-        indent: usize::from(a.indent),
-        strict: !a.lenient,
-        spec,
-        expand_paths: match a.expand_paths {
-            OnOff::Off => ExpandPaths::Off,
-            OnOff::Safe => ExpandPaths::Safe,
-        },
-        ..DecodeOptions::default()
+    let toon_opts = |spec| {
+        DecodeOptions::default()
+            .indent(usize::from(a.indent))
+            .strict(!a.lenient)
+            .spec(spec)
+            .expand_paths(match a.expand_paths {
+                OnOff::Off => ExpandPaths::Off,
+                OnOff::Safe => ExpandPaths::Safe,
+            })
     };
     // Whatever the syntax, the tables of every form are restored (JSON
     // text holds them only inside the `table` form's wrapper).

@@ -64,34 +64,40 @@ pub fn options(a: &McpProxyArgs) -> Result<pith_mcp::Options, Failure> {
             )));
         }
         Budget::Tokens(n) => Some(n),
+        // A kind of budget this proxy does not know yet.
+        _ => {
+            return Err(Failure::Usage(format!(
+                "--budget {}: not a budget the proxy takes",
+                a.budget
+            )));
+        }
     };
     let stats = match (&a.stats_file, a.no_stats) {
         (_, true) => None,
         (Some(p), false) => Some(p.clone()),
         (None, false) => ledger::default_path(),
     };
-    Ok(pith_mcp::Options {
-        rewrite: pith_mcp::RewriteOptions {
-            min_saving: a.min_saving,
-            budget,
-            tokenizer,
-            max_bytes: a.max_bytes,
-            min_readability: a.min_readability,
-        },
-        structured: match a.structured {
+    Ok(pith_mcp::Options::default()
+        .rewrite(
+            pith_mcp::RewriteOptions::default()
+                .min_saving(a.min_saving)
+                .budget(budget)
+                .tokenizer(tokenizer)
+                .max_bytes(a.max_bytes)
+                .min_readability(a.min_readability),
+        )
+        .structured(match a.structured {
             Structured::Keep => pith_mcp::Structured::Keep,
             Structured::DropIfEquivalent => pith_mcp::Structured::DropIfEquivalent,
-        },
-        tools: pith_mcp::ToolFilter {
+        })
+        .tools(pith_mcp::ToolFilter {
             include: a.include.clone(),
             exclude: a.exclude.clone(),
             default_excludes: !a.no_default_excludes,
-        },
-        rewrite_errors: a.rewrite_errors,
-        stats,
-        name: a.name.clone(),
-        ..pith_mcp::Options::default()
-    })
+        })
+        .rewrite_errors(a.rewrite_errors)
+        .stats(stats)
+        .name(a.name.clone()))
 }
 
 type InstallStep = fn(

@@ -44,14 +44,11 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
             allow_unknown_keys,
         } => {
             let schema = load(&defs)?;
-            let opts = CheckOptions {
-                unknown_keys: if allow_unknown_keys {
-                    UnknownKeys::Allow
-                } else {
-                    UnknownKeys::Reject
-                },
-                ..CheckOptions::default()
-            };
+            let opts = CheckOptions::default().unknown_keys(if allow_unknown_keys {
+                UnknownKeys::Allow
+            } else {
+                UnknownKeys::Reject
+            });
             let paths: Vec<Option<&Path>> = if files.is_empty() {
                 vec![None]
             } else {

@@ -7,7 +7,8 @@
 //! # What it does
 //!
 //! [`run`] starts the server as a child process ([`run_remote`] speaks to
-//! a [`Remote`] URL instead) and moves newline-delimited JSON-RPC between
+//! a [`Remote`] URL instead; [`serve`] and [`serve_remote`] are the same
+//! inside a caller's tokio runtime, between streams it hands over) and moves newline-delimited JSON-RPC between
 //! pith's stdin/stdout and the server, both ways. Every message is
 //! forwarded byte for byte except these, whose edits are spliced into the
 //! server's bytes (nothing else of the message changes):
@@ -61,7 +62,7 @@ pub use options::{
     DEFAULT_BUDGET, DEFAULT_EXCLUDES, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, Options,
     RewriteOptions, Structured, ToolFilter, server_name,
 };
-pub use proxy::{SERVER_GONE_CODE, run, run_remote};
+pub use proxy::{SERVER_GONE_CODE, run, run_remote, serve, serve_remote};
 pub use rewrite::{
     BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, MIN_BUDGET, MORE_HINT, Rewritten,
     STRUCTURED_KEY_META_KEY, STRUCTURED_META_KEY, rewrite_text,

@@ -55,6 +55,7 @@ pub const DEFAULT_BUDGET: usize = 10_000;
 
 /// How texts are rewritten (a part of [`Options`](crate::Options)).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RewriteOptions {
     /// The least saving, in tokens, worth a rewrite (default
     /// [`DEFAULT_MIN_SAVING`]); a rewrite always saves at least one token.
@@ -88,6 +89,7 @@ impl Default for RewriteOptions {
 
 /// Everything `pith mcp` can be told.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Options {
     /// How a text content item is re-encoded, and when it is worth it.
     pub rewrite: RewriteOptions,
@@ -188,6 +190,7 @@ pub fn server_name(command: &OsStr, args: &[OsString]) -> String {
 /// second kind sees; `DropIfEquivalent` makes the second kind see the
 /// re-encoded text too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Structured {
     /// Forward `structuredContent` and `outputSchema` untouched.
     Keep,
@@ -364,3 +367,21 @@ mod tests {
         assert!(f.allows("read_file"));
     }
 }
+
+pith::options_setters!(RewriteOptions {
+    min_saving: usize,
+    tokenizer: TokenizerKind,
+    max_bytes: usize,
+    budget: Option<usize>,
+    min_readability: u8,
+});
+
+pith::options_setters!(Options {
+    rewrite: RewriteOptions,
+    structured: Structured,
+    tools: ToolFilter,
+    rewrite_errors: bool,
+    shutdown_grace: Duration,
+    stats: Option<PathBuf>,
+    name: Option<String>,
+});

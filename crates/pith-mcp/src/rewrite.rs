@@ -203,11 +203,10 @@ pub(crate) fn cut_to_budget(
     cursor: Option<pith::budget::Cursor>,
 ) -> Option<Rewritten> {
     let tokenizer = rewrite.tokenizer;
-    let fit_opts = FitOptions {
-        budget: Budget::Tokens(budget),
-        tokenizer,
-        cursor,
-    };
+    let fit_opts = FitOptions::default()
+        .budget(Budget::Tokens(budget))
+        .tokenizer(tokenizer)
+        .cursor(cursor);
     let opts = auto_options(rewrite);
     // `fit` hands back the text `render` returned last, so the notation
     // and cursors recorded last are that text's.
@@ -343,12 +342,10 @@ pub(crate) fn exceeded_notice(
 pub const MIN_BUDGET: usize = 200;
 
 fn auto_options(opts: &RewriteOptions) -> select::Options {
-    select::Options {
-        form: Form::Auto,
-        metric: Metric::Tokens(opts.tokenizer),
-        min_readability: opts.min_readability,
-        ..select::Options::default()
-    }
+    select::Options::default()
+        .form(Form::Auto)
+        .metric(Metric::Tokens(opts.tokenizer))
+        .min_readability(opts.min_readability)
 }
 
 /// THE RENDERER: the one call site that decides which text stands for a

@@ -27,6 +27,7 @@ use std::fmt;
 /// [`fill`](super::fill) and [`elide`](super::elide) always allow them and
 /// pass them through untouched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum UnknownKeys {
     /// An undeclared key is a violation.
     #[default]
@@ -37,6 +38,7 @@ pub enum UnknownKeys {
 
 /// Options for [`check`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckOptions {
     /// The undeclared-key policy (default [`UnknownKeys::Reject`]).
     pub unknown_keys: UnknownKeys,
@@ -53,6 +55,11 @@ impl Default for CheckOptions {
         }
     }
 }
+
+pith::options_setters!(CheckOptions {
+    unknown_keys: UnknownKeys,
+    max_depth: usize,
+});
 
 /// One place where a value departs from its type.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -218,10 +218,7 @@ fn undeclared_keys_follow_the_switch() {
             "at newerField: expected a key `ContextUsage` declares (tokens, contextWindow, percent), found undeclared key \"newerField\""
         ]
     );
-    let allow = CheckOptions {
-        unknown_keys: UnknownKeys::Allow,
-        ..CheckOptions::default()
-    };
+    let allow = CheckOptions::default().unknown_keys(UnknownKeys::Allow);
     assert!(
         check(seed(), "ContextUsage", &v, &allow)
             .unwrap()
@@ -1321,10 +1318,7 @@ fn seed_value() -> impl Strategy<Value = (String, Value)> {
 }
 
 fn assert_fill_elide_laws(schema: &Schema, name: &str, x: &Value) -> Result<(), TestCaseError> {
-    let allow = CheckOptions {
-        unknown_keys: UnknownKeys::Allow,
-        ..CheckOptions::default()
-    };
+    let allow = CheckOptions::default().unknown_keys(UnknownKeys::Allow);
     let found = check(schema, name, x, &allow).expect("type");
     prop_assert!(
         found.is_empty(),

@@ -43,6 +43,7 @@ pub mod error;
 pub mod json;
 pub mod notation;
 pub mod number;
+mod options;
 pub mod path;
 pub mod select;
 mod serde;

@@ -93,6 +93,7 @@ pub const WRAPPER_VALUE: &str = "value";
 
 /// A form pith writes (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Form {
     /// The cheapest of the others, never a positional one.
     #[default]
@@ -165,6 +166,7 @@ impl FromStr for Form {
 
 /// What `auto` minimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Metric {
     /// Tokens of this tokenizer, counted exactly.
     Tokens(TokenizerKind),
@@ -181,6 +183,7 @@ impl Default for Metric {
 
 /// Options for [`encode`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
     /// The form to write (default [`Form::Auto`]).
     pub form: Form,

@@ -21,6 +21,7 @@ pub struct Encoding {
 
 /// How the metadata is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Style {
     /// The seed's: `json_columns` and `absent` as `[row, column]` pairs, both always present.
     #[default]
