@@ -118,6 +118,8 @@ mod tests {
             r#"{"cols":["a"],"dict":{},"rows":[[1]]}"#,
             r#"{"items":[[1]],"items_encoding":{"json_columns":[]}}"#,
             r#"{"$pith":"table","value":{"cols":["a"],"dict":{},"rows":[[1]]}}"#,
+            r#"{"$pith": "table", "value": {"cols":["a"],"dict":{},"rows":[[1]]}}"#,
+            r#"{"$pith":7,"value":1}"#,
             "items[1]: 1\nitems_encoding:\n  json_columns[0]:",
             "%pith\nrows[2]{a,b?}:\n  1,\n  2,x",
             "\u{feff}%pith\na: 1",
@@ -135,7 +137,7 @@ mod tests {
     fn errors_are_the_same() {
         for text in [
             "a: 1\nb c",
-            r#"{"$pith":7,"value":1}"#,
+            r#"{"$pith": "zip", "value": 1}"#,
             "items[1]: x\nitems_encoding:\n  json_columns: 5",
             "%pith\nrows[2]{a}:\n  1",
         ] {

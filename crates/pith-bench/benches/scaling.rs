@@ -13,6 +13,8 @@
 //!   (`k_encoding: {json_columns: []}`), through `auto` and back;
 //! * collection count: `n` hoisted collections in one object, written
 //!   `hoisted-compact` and `auto`, and the first read back;
+//! * references of one name: rows whose `n` distinct timestamps each occur
+//!   twice, which the notation names `at`, `at2`, … (through `auto`);
 //! * JSON columns: 20 rows of `n` JSON cells each (`hoisted`), both ways;
 //! * escaped strings: `a[n]: "\"","\"",…` decoded, and a run of `"\`
 //!   counted in o200k tokens;
@@ -103,6 +105,15 @@ fn main() {
                 })
             },
             data: collections,
+        },
+        Shape {
+            name: "references of one name: auto encode",
+            n: 1_000,
+            prepare: |n| {
+                let v = repeated_stamps(n);
+                Box::new(move || keep(select::encode(&v, &Options::default()).unwrap()))
+            },
+            data: repeated_stamps,
         },
         Shape {
             name: "JSON columns: hoisted encode",
@@ -291,6 +302,26 @@ fn collections(n: usize) -> Value {
         ];
         (format!("c{i}"), Value::Array(rows))
     }))
+}
+
+/// Rows whose `at` values each occur twice, far apart: `n` references the
+/// notation names from one base (`at`, `at2`, `at3`, …).
+fn repeated_stamps(n: usize) -> Value {
+    let stamp = |i: usize| {
+        Value::from(format!(
+            "2025-{:02}-{:02}T{:06}Z",
+            i % 12 + 1,
+            i % 28 + 1,
+            i
+        ))
+    };
+    let rows = (0..2 * n).map(|r| {
+        object([
+            ("id".to_owned(), Value::from(r as i64)),
+            ("at".to_owned(), stamp(r % n)),
+        ])
+    });
+    object([("rows".to_owned(), Value::Array(rows.collect()))])
 }
 
 fn json_columns(n: usize) -> Value {

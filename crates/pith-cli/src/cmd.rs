@@ -133,11 +133,10 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
             })
     };
     // Whatever the syntax, the tables of every form are restored (JSON
-    // text holds them only inside the `table` form's wrapper).
+    // text holds them only inside the `table` form's marked wrapper).
     let restore = |v| select::restore_with(v, pith::DEFAULT_MAX_DEPTH, !a.lenient);
     let value = match a.format {
-        DecodeFormat::Json => json::parse_bytes(&input.bytes)
-            .and_then(|v| select::restore_json_with(v, pith::DEFAULT_MAX_DEPTH, !a.lenient)),
+        DecodeFormat::Json => select::decode_json(&input.bytes, &toon_opts(Spec::V4)),
         DecodeFormat::Toon => {
             toon::decode_bytes(&input.bytes, &toon_opts(Spec::V4)).and_then(restore)
         }

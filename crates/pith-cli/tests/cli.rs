@@ -511,3 +511,41 @@ fn error_messages_escape_the_control_characters_they_echo() {
         stderr(&o)
     );
 }
+
+/// Compact JSON is read as it is, even when it is shaped like pith's
+/// wrapper; only the `table` form's marked text is read as one.
+#[test]
+fn decode_reads_compact_json_as_it_is_and_the_table_form_as_marked() {
+    for text in [
+        r#"{"value":9007199254740993,"$pith":null}"#,
+        r#"{"$pith":"table","value":{"cols":["a"],"dict":{},"rows":[[1]]}}"#,
+    ] {
+        for args in [&["decode"][..], &["decode", "--format", "json"][..]] {
+            let o = pith(args, text);
+            assert_eq!(o.status.code(), Some(0), "{args:?} {text}: {}", stderr(&o));
+            assert_eq!(stdout(&o), text, "{args:?}");
+        }
+        let o = pith(&["encode"], text);
+        assert_eq!(stdout(&o), text, "auto writes it as its compact JSON");
+    }
+    let rows = r#"{"t":[{"a":1,"b":"x"},{"a":2,"b":"x"},{"a":3,"b":"x"},{"a":4,"b":"x"}]}"#;
+    let encoded = pith(&["encode", "--format", "table"], rows);
+    let table = stdout(&encoded);
+    assert!(
+        table.starts_with(r#"{"$pith": "table", "value": {"t":{"cols":"#),
+        "{table}"
+    );
+    for args in [&["decode"][..], &["decode", "--format", "json"][..]] {
+        assert_eq!(stdout(&pith(args, table)), rows, "{args:?}");
+    }
+    let o = pith(
+        &["decode", "--format", "json"],
+        r#"{"$pith": "zip", "value": 1}"#,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("expected the name of a form in the wrapper"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -378,10 +378,10 @@ fn relation(structured: &Value, items: &[Item]) -> Holds {
                 .is_some_and(|t| t.meta.is_some() && text_is(t, x))
         })
     {
-        return Holds::Joined(key.clone());
+        return Holds::Joined(key.to_string());
     }
     if holds_value(inner) {
-        return Holds::Member(key.clone());
+        return Holds::Member(key.to_string());
     }
     Holds::No
 }

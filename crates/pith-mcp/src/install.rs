@@ -452,7 +452,7 @@ fn target(v: &EntryValue) -> Result<Target, String> {
                 } else {
                     v.to_owned()
                 };
-                headers.push((k.clone(), v));
+                headers.push((k.to_string(), v));
             }
         }
     }

@@ -29,6 +29,13 @@
 //! the object around it share all but the pieces where they join, so each
 //! nested object's layouts are counted at the cost of their joins.
 //!
+//! An indented segment whose first character after the spaces is an ASCII
+//! digit (a table row under its header) is counted as its indentation plus
+//! the segment unindented, and the unindented one is what is remembered:
+//! TOON's and the hoisted forms' rows then share their counts with the
+//! notation's, which are the same rows at the margin (see
+//! [`indent_digits`]).
+//!
 //! Segments are kept in an arena, and found by a hash keyed per memo in a
 //! table probed at most [`MAX_PROBE`] slots: input crafted to collide costs
 //! a direct count per segment, never a quadratic search. Segments longer
@@ -72,6 +79,8 @@ pub struct LineCounts {
     /// Whether every text is counted whole, nothing remembered (the
     /// reference the memo is tested against).
     direct: bool,
+    /// Per number of spaces: their tokens before a digit (0 not known).
+    pads: Vec<u32>,
 }
 
 impl LineCounts {
@@ -87,6 +96,7 @@ impl LineCounts {
             key: RandomState::new().hash_one(0x6c69_6e65_u64) | 1,
             fine: false,
             direct: false,
+            pads: Vec::new(),
         }
     }
 
@@ -151,15 +161,21 @@ impl LineCounts {
         // The position in `path` the text is expected to go on with.
         let mut cursor: Option<usize> = None;
         while p < bytes.len() {
+            // Where the cursor is, a row of digits is looked for unindented,
+            // as it was remembered.
+            let pad = match cursor {
+                Some(_) if bytes[p] == b' ' => indent_digits(&bytes[p..]),
+                _ => 0,
+            };
             let follows = cursor.and_then(|j| {
-                (j..j + 2).find_map(|k| self.follows(k, bytes, p).map(|hit| (k, hit)))
+                (j..j + 2).find_map(|k| self.follows(k, bytes, p + pad).map(|hit| (k, hit)))
             });
             let end = match follows {
                 Some((k, (r, len, count))) => {
                     cursor = Some(k + 1);
                     self.walk(r);
-                    total += count;
-                    p + len
+                    total += count + self.pad_count(pad);
+                    p + pad + len
                 }
                 None => {
                     let end = segment_end(text, p, self.fine);
@@ -176,8 +192,12 @@ impl LineCounts {
                             other => return other,
                         }
                     } else {
-                        let (count, seen) = self.segment(segment);
-                        total += count;
+                        // An indented line of digits first counts as its
+                        // indentation and the line unindented, remembered
+                        // (see `indent_digits`).
+                        let pad = indent_digits(segment.as_bytes());
+                        let (count, seen) = self.segment(&segment[pad..]);
+                        total += count + self.pad_count(pad);
                         // Seen before: the text goes on as it went on after
                         // its latest use. New: the cursor stays (this may be
                         // a changed copy of the segment expected, or one put
@@ -203,6 +223,26 @@ impl LineCounts {
             }
         }
         Bounded::Exact(total)
+    }
+
+    /// The tokens of `n` spaces before an ASCII digit (see
+    /// [`indent_digits`]): `n - 1` spaces as one piece, then one space.
+    fn pad_count(&mut self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        if let Some(&c) = self.pads.get(n).filter(|&&c| c > 0) {
+            return c as usize;
+        }
+        let c = 1 + self.tokenizer.count(&" ".repeat(n - 1));
+        if n < 256 {
+            if self.pads.len() <= n {
+                self.pads.resize(n + 1, 0);
+            }
+            // 0 marks a pad not counted yet; every pad has a token.
+            self.pads[n] = c as u32;
+        }
+        c
     }
 
     /// Puts record `r` next on the path.
@@ -337,6 +377,25 @@ fn segment_end(text: &str, p: usize, fine: bool) -> usize {
     text.len()
 }
 
+/// How many spaces `segment` starts with, when an ASCII digit follows them
+/// (0 otherwise). Both split patterns cut `n` spaces before a digit into
+/// `n - 1` spaces (white space not followed by a non-space) and one space
+/// (white space): no pattern lets a space lead a run of digits, nor a
+/// space and a digit start a word or a piece of punctuation. From the digit
+/// on, the pieces are those of the unindented line on its own, so the
+/// count of an indented row of digits (`  12,Alice`, a table row) is its
+/// indentation's and the unindented row's, and the unindented row (the
+/// notation's) is remembered once for both.
+#[inline]
+fn indent_digits(segment: &[u8]) -> usize {
+    let n = segment.iter().take_while(|&&b| b == b' ').count();
+    if n > 0 && segment.get(n).is_some_and(u8::is_ascii_digit) {
+        n
+    } else {
+        0
+    }
+}
+
 /// Whether counts add up across a cut inside a line at `i` (see the module
 /// docs): `,`, `}` or `]` after an ASCII letter or digit.
 #[inline]
@@ -394,6 +453,41 @@ mod tests {
             Tokenizer::get(TokenizerKind::O200k),
             Tokenizer::get(TokenizerKind::Cl100k),
         ]
+    }
+
+    /// Rows of digits at every indentation, alone and after their
+    /// unindented copies: the memo's counts are the tokenizer's.
+    #[test]
+    fn indented_rows_of_digits_count_exactly() {
+        for t in kinds() {
+            for fine in [false, true] {
+                let mut memo = if fine {
+                    LineCounts::fine(t)
+                } else {
+                    LineCounts::new(t)
+                };
+                for n in 0..40 {
+                    let pad = " ".repeat(n);
+                    for row in [
+                        "1,Elru,956.02",
+                        "12 ab",
+                        "3",
+                        "4's",
+                        "5\u{3000}x",
+                        "6,\"q\"",
+                    ] {
+                        let unindented = format!("{row}\n");
+                        let indented = format!("k:\n{pad}{row}\n{pad}{row}x\n");
+                        assert_eq!(memo.count(&unindented), t.count(&unindented));
+                        assert_eq!(memo.count(&indented), t.count(&indented), "{n} {row:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(indent_digits(b"  12,a"), 2);
+        assert_eq!(indent_digits(b"12,a"), 0);
+        assert_eq!(indent_digits(b"  a"), 0);
+        assert_eq!(indent_digits(b"   "), 0);
     }
 
     #[test]

@@ -43,7 +43,7 @@ use super::defs::Schema;
 use super::types::{Field, FieldIndex, ObjectType, Presence, Type};
 use pith::DEFAULT_MAX_DEPTH;
 use pith::error::{Error, ErrorKind, Result};
-use pith::value::{Map, Unpacked, Value};
+use pith::value::{Key, Map, Unpacked, Value};
 
 /// Fills every absent `absentAs` field of `value`, read as `type_name`,
 /// with a copy of its default (see the [module docs](self)).
@@ -157,7 +157,7 @@ impl<'s> Walk<'s> for Filler<'s> {
 
     fn object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
         let declared = FieldIndex::new(o);
-        let mut entries: Vec<(String, Value)> = Vec::with_capacity(m.len());
+        let mut entries: Vec<(Key, Value)> = Vec::with_capacity(m.len());
         let mut order: Vec<Option<usize>> = Vec::with_capacity(m.len());
         let mut present = vec![false; o.fields.len()];
         for (k, x) in m {
@@ -170,7 +170,7 @@ impl<'s> Walk<'s> for Filler<'s> {
                 None => x,
             };
             order.push(d);
-            entries.push((k, x));
+            entries.push((k.into(), x));
         }
         let missing: Vec<usize> = (0..o.fields.len())
             .filter(|&d| !present[d] && matches!(o.fields[d].presence, Presence::AbsentAs(_)))

@@ -107,9 +107,9 @@ impl Schema {
                 ));
             }
             path.pop();
-            index.insert(name.clone(), types.len());
+            index.insert(String::from(name), types.len());
             types.push(NamedType {
-                name: name.clone(),
+                name: String::from(name),
                 doc: parsed.doc,
                 ty: parsed.ty,
             });

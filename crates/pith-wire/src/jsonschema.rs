@@ -117,7 +117,7 @@ pub fn import_json_schema(json_schema: &Value, root_name: &str) -> Result<Value>
     }
     if let Some((key, m)) = defs {
         imp.defs_key = key;
-        imp.reserved = m.keys().cloned().collect();
+        imp.reserved = m.keys().map(String::from).collect();
         imp.defined = imp.reserved.clone();
     }
     let root_is_type = root.keys().any(|k| {

@@ -26,7 +26,7 @@ fn to_serde(v: &Value) -> serde_json::Value {
         Value::String(s) => serde_json::Value::String(s.clone()),
         Value::Array(a) => serde_json::Value::Array(a.iter().map(to_serde).collect()),
         Value::Object(m) => {
-            serde_json::Value::Object(m.iter().map(|(k, v)| (k.clone(), to_serde(v))).collect())
+            serde_json::Value::Object(m.iter().map(|(k, v)| (k.into(), to_serde(v))).collect())
         }
     }
 }

@@ -56,7 +56,7 @@ pub use pith_tokens as tokens;
 pub use crate::serde::{from_value, to_value};
 pub use error::{Error, ErrorKind, Position, Result};
 pub use number::Number;
-pub use value::{Map, Value};
+pub use value::{Key, Map, Value};
 
 /// How deep arrays and objects may nest before readers and writers refuse
 /// the input, unless an options struct says otherwise.

@@ -42,10 +42,12 @@
 
 mod convert;
 mod index;
+mod key;
 mod macros;
 mod pointer;
 
 pub use index::Index;
+pub use key::Key;
 #[doc(hidden)]
 pub use macros::{__literal, Literal};
 
@@ -271,7 +273,7 @@ impl Value {
         // beyond the depth (primitives are never pushed).
         enum Frame<'v> {
             Items(std::slice::Iter<'v, Value>),
-            Members(std::slice::Iter<'v, (String, Value)>),
+            Members(std::slice::Iter<'v, (Key, Value)>),
         }
         fn frame(v: &Value) -> Option<Frame<'_>> {
             match v {
@@ -463,7 +465,7 @@ const INDEXED: usize = 16;
 
 #[derive(Clone)]
 enum Repr {
-    Small(Vec<(String, Value)>),
+    Small(Vec<(Key, Value)>),
     Large(Box<Large>),
 }
 
@@ -475,7 +477,7 @@ impl Default for Repr {
 
 #[derive(Clone)]
 struct Large {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Key, Value)>,
     index: KeyIndex,
 }
 
@@ -490,7 +492,7 @@ struct KeyIndex {
 }
 
 impl KeyIndex {
-    fn build(entries: &[(String, Value)]) -> KeyIndex {
+    fn build(entries: &[(Key, Value)]) -> KeyIndex {
         let mut index = KeyIndex {
             state: RandomState::new(),
             slots: HashMap::with_capacity_and_hasher(entries.len(), Default::default()),
@@ -503,7 +505,7 @@ impl KeyIndex {
     }
 
     /// Records entry `i`, whose key is not indexed yet.
-    fn insert(&mut self, entries: &[(String, Value)], i: usize) {
+    fn insert(&mut self, entries: &[(Key, Value)], i: usize) {
         let hash = self.state.hash_one(entries[i].0.as_str());
         match self.slots.entry(hash) {
             Entry::Vacant(slot) => {
@@ -513,7 +515,7 @@ impl KeyIndex {
         }
     }
 
-    fn find(&self, entries: &[(String, Value)], key: &str) -> Option<usize> {
+    fn find(&self, entries: &[(Key, Value)], key: &str) -> Option<usize> {
         let hash = self.state.hash_one(key);
         match self.slots.get(&hash) {
             Some(&i) if entries[i].0 == key => Some(i),
@@ -562,7 +564,7 @@ impl Map {
         }
     }
 
-    fn entries(&self) -> &[(String, Value)] {
+    fn entries(&self) -> &[(Key, Value)] {
         match &self.repr {
             Repr::Small(e) => e,
             Repr::Large(l) => &l.entries,
@@ -570,7 +572,7 @@ impl Map {
     }
 
     /// The entries, to change values (never keys: the index holds them).
-    fn entries_mut(&mut self) -> &mut [(String, Value)] {
+    fn entries_mut(&mut self) -> &mut [(Key, Value)] {
         match &mut self.repr {
             Repr::Small(e) => e,
             Repr::Large(l) => &mut l.entries,
@@ -613,7 +615,7 @@ impl Map {
 
     /// Sets `key` to `value`: an existing key keeps its place and its old
     /// value is returned; a new key goes last.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, key: impl Into<Key>, value: Value) -> Option<Value> {
         let key = key.into();
         match self.index_of(&key) {
             Some(i) => Some(std::mem::replace(&mut self.entries_mut()[i].1, value)),
@@ -628,7 +630,8 @@ impl Map {
     ///
     /// Readers use this after their own duplicate check; it is not public
     /// because a wrong call would break the one-key-once invariant.
-    pub(crate) fn push_unique(&mut self, key: String, value: Value) {
+    pub(crate) fn push_unique(&mut self, key: impl Into<Key>, value: Value) {
+        let key = key.into();
         debug_assert!(!self.contains_key(&key), "duplicate key {key:?}");
         match &mut self.repr {
             Repr::Small(e) => {
@@ -651,7 +654,7 @@ impl Map {
     /// A map over entries whose keys the caller has already checked to be
     /// unique: readers that deduplicate with their own index build large
     /// objects without repeated checks.
-    pub(crate) fn from_unique_entries(entries: Vec<(String, Value)>) -> Map {
+    pub(crate) fn from_unique_entries(entries: Vec<(Key, Value)>) -> Map {
         let repr = if entries.len() >= INDEXED {
             Repr::Large(Box::new(Large {
                 index: KeyIndex::build(&entries),
@@ -679,19 +682,19 @@ impl Map {
     }
 
     /// Entries in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Value)> + DoubleEndedIterator {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Key, &Value)> + DoubleEndedIterator {
         self.entries().iter().map(|(k, v)| (k, v))
     }
 
     /// Entries in order, values mutable.
     pub fn iter_mut(
         &mut self,
-    ) -> impl ExactSizeIterator<Item = (&String, &mut Value)> + DoubleEndedIterator {
+    ) -> impl ExactSizeIterator<Item = (&Key, &mut Value)> + DoubleEndedIterator {
         self.entries_mut().iter_mut().map(|(k, v)| (&*k, v))
     }
 
     /// Keys in order.
-    pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> + DoubleEndedIterator {
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &Key> + DoubleEndedIterator {
         self.entries().iter().map(|(k, _)| k)
     }
 
@@ -708,11 +711,11 @@ impl Map {
     }
 
     /// The entry at position `i` of the key order.
-    pub fn get_index(&self, i: usize) -> Option<(&String, &Value)> {
+    pub fn get_index(&self, i: usize) -> Option<(&Key, &Value)> {
         self.entries().get(i).map(|(k, v)| (k, v))
     }
 
-    fn into_entries(self) -> Vec<(String, Value)> {
+    pub(crate) fn into_entries(self) -> Vec<(Key, Value)> {
         match self.repr {
             Repr::Small(e) => e,
             Repr::Large(l) => l.entries,
@@ -720,19 +723,22 @@ impl Map {
     }
 }
 
+/// Entries in order, each key as a `String` (as serde_json's map gives
+/// them).
 impl IntoIterator for Map {
     type Item = (String, Value);
-    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    type IntoIter =
+        std::iter::Map<std::vec::IntoIter<(Key, Value)>, fn((Key, Value)) -> (String, Value)>;
     fn into_iter(self) -> Self::IntoIter {
-        self.into_entries().into_iter()
+        self.into_entries().into_iter().map(|(k, v)| (k.into(), v))
     }
 }
 
 impl<'a> IntoIterator for &'a Map {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a Key, &'a Value);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (String, Value)>,
-        fn(&'a (String, Value)) -> (&'a String, &'a Value),
+        std::slice::Iter<'a, (Key, Value)>,
+        fn(&'a (Key, Value)) -> (&'a Key, &'a Value),
     >;
     fn into_iter(self) -> Self::IntoIter {
         self.entries().iter().map(|(k, v)| (k, v))
@@ -740,7 +746,7 @@ impl<'a> IntoIterator for &'a Map {
 }
 
 /// Later duplicates replace earlier values in place (as [`Map::insert`] does).
-impl<K: Into<String>> FromIterator<(K, Value)> for Map {
+impl<K: Into<Key>> FromIterator<(K, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Map {
         let mut m = Map::new();
         for (k, v) in iter {
@@ -790,12 +796,13 @@ mod tests {
         assert_eq!(m.get("k999"), Some(&Value::from(999)));
         assert_eq!(m.index_of("k999"), Some(998));
         m.insert("k0", Value::from(0));
-        let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+        let keys: Vec<&str> = m.keys().map(Key::as_str).collect();
         assert_eq!(keys[0], "k1");
         assert_eq!(keys[999], "k0");
         // Small and large maps with the same entries are equal.
-        let entries: Vec<(String, Value)> =
-            (0..20).map(|i| (format!("{i}"), Value::Null)).collect();
+        let entries: Vec<(Key, Value)> = (0..20)
+            .map(|i| (format!("{i}").into(), Value::Null))
+            .collect();
         let mut grown = Map::new();
         for (k, v) in entries.iter().cloned() {
             grown.insert(k, v);

@@ -78,7 +78,7 @@ fn read(output: &Value) -> Reading {
             Some(other) => panic!("collection {other:?}"),
             None => Vec::new(),
         };
-        let keys: Vec<&String> = root.keys().collect();
+        let keys: Vec<&pith::Key> = root.keys().collect();
         let mut wrapper = root.clone();
         wrapper.remove("read_output");
         assert!(
@@ -123,7 +123,7 @@ impl Reader {
             }
             let mut p = path.to_vec();
             if !wrapper {
-                p.push(Seg::Key(k.clone()));
+                p.push(Seg::Key(k.to_string()));
             }
             let v = match v {
                 Value::Array(rows) => {
@@ -255,7 +255,7 @@ fn check_against(reading: &Reading, shown: &Value, orig: &Value, path: &mut Path
                 let ov = o
                     .get(k)
                     .unwrap_or_else(|| panic!("key {k:?} not in the original at {path:?}"));
-                path.push(Seg::Key(k.clone()));
+                path.push(Seg::Key(k.to_string()));
                 check_against(reading, sv, ov, path);
                 path.pop();
             }
@@ -291,7 +291,7 @@ fn arrays(v: &Value, path: &mut Path, out: &mut Vec<(Path, usize)>) {
         }
         Value::Object(m) => {
             for (k, x) in m.iter() {
-                path.push(Seg::Key(k.clone()));
+                path.push(Seg::Key(k.to_string()));
                 arrays(x, path, out);
                 path.pop();
             }

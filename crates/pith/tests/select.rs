@@ -122,6 +122,16 @@ fn collection(
         })
 }
 
+/// The `$pith` member of a wrapper-shaped object: the name of a form, some
+/// other string, or any value.
+fn wrapper_tag(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        prop::sample::select(Form::ALL.map(Form::name).to_vec()).prop_map(Value::from),
+        string().prop_map(Value::String),
+        inner,
+    ]
+}
+
 /// Values with collections worth hoisting, and now and then a look-alike.
 fn value() -> impl Strategy<Value = Value> {
     primitive().prop_recursive(5, 96, 6, move |inner| {
@@ -136,7 +146,14 @@ fn value() -> impl Strategy<Value = Value> {
             1 => (prop::collection::vec(inner.clone(), 0..3), inner.clone()).prop_map(|(rows, j)| {
                 obj(&[("t", Value::Array(rows)), ("t_encoding", obj(&[("json_columns", j)]))])
             }),
-            1 => (string(), inner).prop_map(|(tag, v)| obj(&[("$pith", Value::String(tag)), ("value", v)])),
+            // A wrapper's shape: a form's name or any other tag, either key first.
+            1 => (wrapper_tag(inner.clone()), inner, any::<bool>()).prop_map(|(tag, v, flip)| {
+                if flip {
+                    obj(&[("value", v), ("$pith", tag)])
+                } else {
+                    obj(&[("$pith", tag), ("value", v)])
+                }
+            }),
         ]
     })
 }
@@ -294,16 +311,16 @@ fn look_alikes_are_wrapped_and_read_back_verbatim() {
         let v = pith::json::parse(text).unwrap();
         for form in Form::ALL {
             let out = encode(&v, &opts(form, Metric::default())).unwrap();
-            // The notation and JSON text restore nothing, so they write
-            // look-alikes as they are (JSON wraps only a wrapper-shaped
-            // root); TOON wraps them.
+            // The notation and compact JSON text restore nothing, so they
+            // write look-alikes as they are (the `table` form too: it plans
+            // no tables then); TOON wraps them.
             let verbatim = match out.syntax {
-                Syntax::Pith { .. } => true,
-                // The `table` form restores columnar tables inside its
-                // wrapper, so it wraps look-alikes verbatim.
-                Syntax::Json => !text.contains("$pith") && form != Form::Table,
+                Syntax::Pith { .. } | Syntax::Json => true,
                 Syntax::Toon => false,
             };
+            if out.syntax == Syntax::Json {
+                assert_eq!(out.text, text, "{form}");
+            }
             assert!(out.wrapped != verbatim, "{form}: {text}\n{}", out.text);
             assert!(form != Form::Pith || matches!(out.syntax, Syntax::Pith { .. }));
             assert!(out.tables.is_empty());
@@ -311,21 +328,93 @@ fn look_alikes_are_wrapped_and_read_back_verbatim() {
             assert_eq!(back, v, "{form}: {}", out.text);
         }
     }
-    let out = encode(
-        &pith::json::parse(cases[0]).unwrap(),
-        &opts(Form::Table, Metric::Bytes),
-    )
-    .unwrap();
-    assert_eq!(
-        out.text,
-        r#"{"$pith":"json","value":{"cols":[],"dict":{},"rows":[]}}"#
+}
+
+#[test]
+fn wrapper_shaped_roots_cost_no_more_than_their_json() {
+    // Each was written inside a wrapper by `auto` and cost more than its
+    // own compact JSON (the first: 19 o200k tokens against 16).
+    let cases = [
+        r#"{"value":9007199254740993,"$pith":null}"#,
+        r#"{"$pith":"table","value":1}"#,
+        r#"{"$pith":"json","value":{"cols":["a"],"dict":{},"rows":[[1]]}}"#,
+        r#"{"$pith":"auto","value":{"$pith":"auto","value":[]}}"#,
+        r#"{"$pith":"zip","value":"x"}"#,
+    ];
+    for text in cases {
+        let v = pith::json::parse(text).unwrap();
+        for kind in [TokenizerKind::O200k, TokenizerKind::Cl100k] {
+            let t = Tokenizer::get(kind);
+            let out = encode(&v, &opts(Form::Auto, Metric::Tokens(kind))).unwrap();
+            assert!(
+                t.count(&out.text) <= t.count(text),
+                "{kind}: {text}\n{}",
+                out.text
+            );
+            let back = decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap();
+            assert_eq!(back, v, "{kind}: {}", out.text);
+        }
+        // Compact JSON, whatever it holds, is read back as it is.
+        let json = encode(&v, &opts(Form::Json, Metric::Bytes)).unwrap();
+        assert_eq!((json.text.as_str(), json.wrapped), (text, false));
+        let back = decode(text.as_bytes(), &DecodeOptions::default()).unwrap();
+        assert_eq!(back, v, "{text}");
+        assert_eq!(
+            pith::select::decode_json(text.as_bytes(), &DecodeOptions::default()).unwrap(),
+            v
+        );
+    }
+}
+
+#[test]
+fn only_the_marked_json_text_is_read_as_a_wrapper() {
+    let doc = r#"{"t":[{"a":1,"b":"x"},{"a":2,"b":"x"},{"a":3,"b":"x"},{"a":4,"b":"x"}]}"#;
+    let v = pith::json::parse(doc).unwrap();
+    let out = encode(&v, &opts(Form::Table, Metric::Bytes)).unwrap();
+    assert!(
+        out.text.starts_with(pith::select::JSON_MARK),
+        "{}",
+        out.text
     );
-    let out = encode(
-        &pith::json::parse(cases[0]).unwrap(),
-        &opts(Form::Json, Metric::Bytes),
-    )
-    .unwrap();
-    assert_eq!(out.text, cases[0]);
+    assert!(
+        out.text
+            .starts_with(r#"{"$pith": "table", "value": {"t":{"cols":"#),
+        "{}",
+        out.text
+    );
+    assert!(out.wrapped);
+    let read = DecodeOptions::default();
+    assert_eq!(decode(out.text.as_bytes(), &read).unwrap(), v);
+    assert_eq!(
+        pith::select::decode_json(out.text.as_bytes(), &read).unwrap(),
+        v
+    );
+    // The same value spelled compactly is read as it is: a wrapper holding
+    // a columnar table.
+    let compact = pith::json::to_string(&pith::json::parse(&out.text).unwrap());
+    assert!(compact.starts_with(r#"{"$pith":"table","value":"#));
+    let as_is = decode(compact.as_bytes(), &read).unwrap();
+    assert_eq!(as_is, pith::json::parse(&compact).unwrap());
+    // A marked wrapper of any form is unwrapped; anything else after the
+    // mark is refused with its place.
+    let marked = r#"{"$pith": "json", "value": {"cols":[],"dict":{},"rows":[]}}"#;
+    let inner = pith::json::parse(r#"{"cols":[],"dict":{},"rows":[]}"#).unwrap();
+    assert_eq!(decode(marked.as_bytes(), &read).unwrap(), inner);
+    for (text, want) in [
+        (
+            r#"{"$pith": "zip", "value": 1}"#,
+            "at $pith: expected the name of a form in the wrapper, found string \"zip\"",
+        ),
+        (
+            r#"{"$pith": "table", "value": 1, "x": 2}"#,
+            "line 1, column 1: expected a wrapper after `{\"$pith\": \"`: an object with exactly the keys `$pith` and `value`, found object",
+        ),
+    ] {
+        let err = decode(text.as_bytes(), &read).unwrap_err();
+        assert!(err.to_string().starts_with(want), "{text}\n{err}");
+        let err = pith::select::decode_json(text.as_bytes(), &read).unwrap_err();
+        assert!(err.to_string().starts_with(want), "{text}\n{err}");
+    }
 }
 
 #[test]
@@ -508,11 +597,11 @@ fn malformed_tables_are_refused_with_the_place() {
             "at items_encoding: expected only json_columns, list_columns and absent in table metadata, found \"other\"",
         ),
         (
-            r#"{"$pith":"table","value":{"t":{"cols":["a"],"dict":{},"rows":[[1,2]]}}}"#,
+            r#"{"$pith": "table", "value": {"t":{"cols":["a"],"dict":{},"rows":[[1,2]]}}}"#,
             "at t.rows[0]: expected at most 1 cells (one per column), found 2",
         ),
         (
-            r#"{"$pith":"zip","value":1}"#,
+            "\"$pith\": zip\nvalue: 1",
             "at $pith: expected the name of a form in the wrapper, found string \"zip\"",
         ),
     ];

@@ -305,7 +305,7 @@ fn walk(v: &Value, keys: &mut std::collections::BTreeSet<String>, ids: &mut Vec<
                 // Keys the text must show: the bare ones (a quoted key is
                 // written with TOON's escapes).
                 if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !k.is_empty() {
-                    keys.insert(k.clone());
+                    keys.insert(k.to_string());
                 }
                 let id_like = matches!(k.as_str(), "id" | "sha" | "number" | "login" | "node_id")
                     || k.ends_with("_id");

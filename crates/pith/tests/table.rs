@@ -394,7 +394,7 @@ fn corrupted_metadata_is_refused_in_strict_mode_and_read_as_the_seed_reads_it_ot
         // Columnar tables are restored from JSON text inside the `table`
         // form's wrapper, hoisted tables from TOON text.
         let doc = &if doc.starts_with(r#"{"cols""#) {
-            format!(r#"{{"$pith":"table","value":{doc}}}"#)
+            format!(r#"{{"$pith": "table", "value": {doc}}}"#)
         } else {
             pith::toon::encode(&pith::json::parse(doc).unwrap(), &Default::default()).unwrap()
         };

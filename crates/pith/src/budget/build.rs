@@ -176,24 +176,24 @@ impl<'t, 'a> Builder<'t, 'a> {
         let mut r = Map::with_capacity(7);
         if let Some(at) = at {
             r.push_unique(
-                "at".into(),
+                "at",
                 Value::Array(at.iter().map(|&i| Value::from(i)).collect()),
             );
         }
-        r.push_unique("total".into(), Value::from(total));
+        r.push_unique("total", Value::from(total));
         if c.page {
-            r.push_unique("from".into(), Value::from(c.from));
+            r.push_unique("from", Value::from(c.from));
         }
-        r.push_unique("shown".into(), Value::from(k));
-        r.push_unique("omitted".into(), Value::from(total - k));
+        r.push_unique("shown", Value::from(k));
+        r.push_unique("omitted", Value::from(total - k));
         if cut {
             self.cut += 1;
             self.omitted += c.len() - k;
             let cursor = Cursor::new(self.doc_hash, &self.path, c.from + k);
-            r.push_unique("cursor".into(), Value::from(cursor.to_string()));
+            r.push_unique("cursor", Value::from(cursor.to_string()));
         }
         if !nested.is_empty() {
-            r.push_unique("nested".into(), Value::Array(nested));
+            r.push_unique("nested", Value::Array(nested));
         }
         Some(Value::Object(r))
     }

@@ -566,26 +566,23 @@ impl<'a, 'r> Fitter<'a, 'r> {
 
     fn read_output(&self, tokens: usize, budget: Budget, cut: usize, wrapped: bool) -> Value {
         let mut m = Map::with_capacity(8);
-        m.push_unique("tokens".into(), Value::from(tokens));
+        m.push_unique("tokens", Value::from(tokens));
         let budget = match budget {
             Budget::Tokens(n) => Value::from(n),
             Budget::Unbounded => Value::from("unbounded"),
         };
-        m.push_unique("budget".into(), budget);
-        m.push_unique(
-            "tokenizer".into(),
-            Value::from(self.tokenizer.kind().name()),
-        );
-        m.push_unique("fits".into(), Value::Bool(true));
-        m.push_unique("collections_cut".into(), Value::from(cut));
+        m.push_unique("budget", budget);
+        m.push_unique("tokenizer", Value::from(self.tokenizer.kind().name()));
+        m.push_unique("fits", Value::Bool(true));
+        m.push_unique("collections_cut", Value::from(cut));
         if wrapped {
-            m.push_unique("wrapped".into(), Value::Bool(true));
+            m.push_unique("wrapped", Value::Bool(true));
         }
         if let Some(p) = &self.page {
-            m.push_unique("collection".into(), p.place.clone());
+            m.push_unique("collection", p.place.clone());
         }
         if self.suffix != RECEIPT_SUFFIX {
-            m.push_unique("receipt_suffix".into(), Value::from(self.suffix.as_str()));
+            m.push_unique("receipt_suffix", Value::from(self.suffix.as_str()));
         }
         Value::Object(m)
     }
@@ -687,25 +684,22 @@ impl<'a, 'r> Fitter<'a, 'r> {
         }
         let (collections, rows) = (self.tree.colls.len(), self.tree.total_rows());
         let mut notice = Map::with_capacity(9);
-        notice.push_unique("budget".into(), Value::from(budget));
-        notice.push_unique(
-            "tokenizer".into(),
-            Value::from(self.tokenizer.kind().name()),
-        );
-        notice.push_unique("minimum_budget".into(), Value::from(minimum));
-        notice.push_unique("unbounded_tokens".into(), Value::from(unbounded));
+        notice.push_unique("budget", Value::from(budget));
+        notice.push_unique("tokenizer", Value::from(self.tokenizer.kind().name()));
+        notice.push_unique("minimum_budget", Value::from(minimum));
+        notice.push_unique("unbounded_tokens", Value::from(unbounded));
         let (what, keep) = match &self.page {
             None => ("the whole document", ""),
             Some(_) => ("the whole page", " (keeping --cursor)"),
         };
-        notice.push_unique("omitted".into(), Value::from(what));
-        notice.push_unique("collections".into(), Value::from(collections));
-        notice.push_unique("rows".into(), Value::from(rows));
+        notice.push_unique("omitted", Value::from(what));
+        notice.push_unique("collections", Value::from(collections));
+        notice.push_unique("rows", Value::from(rows));
         if let Some(p) = &self.page {
-            notice.push_unique("collection".into(), p.place.clone());
+            notice.push_unique("collection", p.place.clone());
         }
         notice.push_unique(
-            "recovery".into(),
+            "recovery",
             Value::from(format!(
                 "rerun with --budget {minimum} or more{keep} to see it cut to fit, with cursors \
                  to the rest, or with --budget unbounded to see all of it ({unbounded} tokens)"

@@ -4,7 +4,8 @@
 use super::ParseOptions;
 use crate::number::NumberError;
 use crate::value::Prehashed;
-use crate::{Error, ErrorKind, Map, Number, Result, Value};
+use crate::{Error, ErrorKind, Key, Map, Number, Result, Value};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::hash::{BuildHasher, BuildHasherDefault, RandomState};
 
@@ -55,12 +56,12 @@ impl KeySet {
     /// Whether `key` is absent from `map`; records it as present, since the
     /// caller appends it next. `map` must hold every key recorded so far.
     pub(crate) fn is_new(&mut self, map: &Map, key: &str) -> bool {
-        self.is_new_among(map.len(), || map.keys().map(String::as_str), key)
+        self.is_new_among(map.len(), || map.keys().map(Key::as_str), key)
     }
 
     /// [`KeySet::is_new`] for an object whose members are still a slice of
     /// the reader's scratch stack.
-    fn is_new_in(&mut self, members: &[(String, Value)], key: &str) -> bool {
+    fn is_new_in(&mut self, members: &[(Key, Value)], key: &str) -> bool {
         self.is_new_among(
             members.len(),
             || members.iter().map(|(k, _)| k.as_str()),
@@ -99,7 +100,7 @@ enum Frame {
         from: usize,
         keys: KeySet,
         /// The key whose value is being read.
-        key: String,
+        key: Key,
     },
 }
 
@@ -147,7 +148,7 @@ impl<'a> Parser<'a> {
         // The elements of every open array, innermost last.
         let mut items: Vec<Value> = Vec::new();
         // The members of every open object, innermost last.
-        let mut members: Vec<(String, Value)> = Vec::new();
+        let mut members: Vec<(Key, Value)> = Vec::new();
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -262,17 +263,12 @@ impl<'a> Parser<'a> {
 
     /// Reads a key and its colon, refusing one that `members` (the
     /// object's members so far, all recorded in `keys`) already has.
-    fn key(
-        &mut self,
-        keys: &mut KeySet,
-        members: &[(String, Value)],
-        expected: &str,
-    ) -> Result<String> {
+    fn key(&mut self, keys: &mut KeySet, members: &[(Key, Value)], expected: &str) -> Result<Key> {
         let at = self.pos;
         if self.bytes.get(at) != Some(&b'"') {
             return Err(self.unexpected(at, expected));
         }
-        let key = self.string()?;
+        let key = self.text()?;
         if !keys.is_new_in(members, &key) {
             let mut quoted = Vec::new();
             super::write_str_into(&key, &mut quoted);
@@ -290,7 +286,7 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected(self.pos, "':' after the key"));
         }
         self.pos += 1;
-        Ok(key)
+        Ok(Key::from(key))
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Result<Value> {
@@ -305,13 +301,19 @@ impl<'a> Parser<'a> {
 
     /// Reads a string whose opening quote is at `self.pos`.
     fn string(&mut self) -> Result<String> {
+        self.text().map(Cow::into_owned)
+    }
+
+    /// Reads a string whose opening quote is at `self.pos`, borrowed from
+    /// the input when it has no escapes.
+    fn text(&mut self) -> Result<Cow<'a, str>> {
         let open = self.pos;
         let start = open + 1;
         let mut i = skip_plain(self.bytes, start);
         match self.bytes.get(i) {
             Some(b'"') => {
                 self.pos = i + 1;
-                return Ok(self.slice(start, i)?.to_owned());
+                return Ok(Cow::Borrowed(self.slice(start, i)?));
             }
             Some(b'\\') => {}
             Some(_) => return Err(self.control_error(i)),
@@ -323,7 +325,7 @@ impl<'a> Parser<'a> {
             match self.bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
-                    return Ok(out);
+                    return Ok(Cow::Owned(out));
                 }
                 Some(b'\\') => i = self.escape(i, &mut out)?,
                 Some(_) => return Err(self.control_error(i)),

@@ -65,7 +65,15 @@
 //! returns `value` untouched, restoring nothing inside it. A wrapper-shaped
 //! input is wrapped again, so the scheme is closed: `decode(encode(x)) == x`
 //! for every value and every form, up to the key order of table rows (see
-//! [`crate::equiv`]). A producer-owned `<collection>_encoding` member that
+//! [`crate::equiv`]).
+//!
+//! JSON text means what it says: it is read back as it is, look-alikes,
+//! wrapper-shaped roots and all, so the JSON form never needs a wrapper and
+//! `auto`'s compact JSON is always a candidate that reads back exactly. The
+//! one JSON text that is read otherwise is the `table` form's, which starts
+//! with the bytes of [`JSON_MARK`] — `{"$pith": "table", "value": …}`, with
+//! the spaces — and no compact JSON text does, since compact JSON has no
+//! space outside its strings. A producer-owned `<collection>_encoding` member that
 //! is *not* shaped like metadata (say a string) needs no wrapper: it only
 //! keeps its collection from being hoisted, as the seed says.
 
@@ -90,6 +98,11 @@ use std::str::FromStr;
 pub const WRAPPER_TAG: &str = "$pith";
 /// The key holding the verbatim value in a wrapper.
 pub const WRAPPER_VALUE: &str = "value";
+/// The first bytes of a JSON text that is a wrapper to be read as one: the
+/// `table` form's `{"$pith": "table", "value": …}`. Compact JSON never
+/// starts with them (it has no space outside strings), so every other JSON
+/// text is read as it is.
+pub const JSON_MARK: &str = "{\"$pith\": \"";
 
 /// A form pith writes (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -385,18 +398,17 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
         return notation_best(value, opts, None, None, &mut Meter::new(opts.metric))?
             .map_or_else(|| toon_doc(value, &toon4, Vec::new()), Ok);
     }
-    let wrapper_root = matches!(value, Value::Object(m) if is_wrapper(m));
     if opts.form == Form::Json {
-        // JSON text is read back as it is: only a wrapper-shaped root needs
-        // a wrapper of its own.
-        return if wrapper_root {
-            wrapped(value, opts)
-        } else {
-            Ok(json_doc(value, Vec::new()))
-        };
+        // Compact JSON text is read back as it is, whatever it holds.
+        return Ok(json_doc(value, Vec::new()));
     }
     let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
-    if survey.look_alike || wrapper_root {
+    if survey.look_alike && opts.form == Form::Table {
+        // Inside the marked wrapper a look-alike would be restored; outside
+        // it, compact JSON is read as it is.
+        return Ok(json_doc(value, Vec::new()));
+    }
+    if survey.look_alike || matches!(value, Value::Object(m) if is_wrapper(m)) {
         return wrapped(value, opts);
     }
     match opts.form {
@@ -422,12 +434,13 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
             let mut choices = Vec::new();
             let planned = columnar_plan(value, intern, "", 0, opts.toon.max_depth, &mut choices)?;
             Ok(match planned {
-                // Columnar tables in JSON are marked: `{"$pith":"table","value":…}`.
-                Some(planned) => {
-                    let mut doc = json_doc(&wrapper(Form::Table, planned), choices);
-                    doc.wrapped = true;
-                    doc
-                }
+                // Columnar tables in JSON are marked: `{"$pith": "table", "value": …}`.
+                Some(planned) => Encoded {
+                    text: marked_json(Form::Table, &planned),
+                    syntax: Syntax::Json,
+                    wrapped: true,
+                    tables: choices,
+                },
                 None => json_doc(value, choices),
             })
         }
@@ -449,34 +462,55 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
     }
     let (value, syntax) = parse_with_syntax(bytes, opts)?;
     match syntax {
-        Syntax::Json => restore_json_with(value, opts.max_depth, opts.strict),
+        Syntax::Json if body.starts_with(JSON_MARK.as_bytes()) => {
+            restore_marked(value, opts.max_depth, opts.strict)
+        }
+        Syntax::Json => Ok(value),
         _ => restore_with(value, opts.max_depth, opts.strict),
     }
 }
 
-/// Restores a value read from JSON text: JSON means what it says, so only a
-/// wrapper is looked at — unwrapped verbatim, or, for the `table` form's
-/// wrapper, with its columnar tables restored.
+/// Reads JSON text as [`decode`] reads it: as it is, unless it starts with
+/// [`JSON_MARK`], when it must be a wrapper and is read as one (the `table`
+/// form's tables restored, strict or lenient about their metadata as
+/// `opts.strict` says). As [`crate::json::parse_bytes`], it refuses a
+/// byte-order mark, which JSON text does not have.
 ///
 /// # Errors
 ///
-/// Those of [`restore`], for a wrapper or a columnar table that is malformed.
-pub fn restore_json(value: Value, max_depth: usize) -> Result<Value> {
-    restore_json_with(value, max_depth, true)
+/// Those of the JSON reader, with line and column; those of [`restore_with`]
+/// for a marked text that is no wrapper or whose tables are malformed.
+pub fn decode_json(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
+    let json_opts = crate::json::ParseOptions {
+        max_depth: crate::depth_limit(opts.max_depth),
+    };
+    let value = crate::json::parse_with(bytes, &json_opts)?;
+    if bytes.starts_with(JSON_MARK.as_bytes()) {
+        restore_marked(value, opts.max_depth, opts.strict)
+    } else {
+        Ok(value)
+    }
 }
 
-/// [`restore_json`], strict or lenient about table metadata as
-/// [`restore_with`] is.
-///
-/// # Errors
-///
-/// Those of [`restore_with`].
-pub fn restore_json_with(value: Value, max_depth: usize, strict: bool) -> Result<Value> {
+/// Restores the value of a JSON text that starts with [`JSON_MARK`]: it must
+/// be a wrapper; the `table` form's has its columnar tables restored, any
+/// other form's value is returned as it is.
+fn restore_marked(value: Value, max_depth: usize, strict: bool) -> Result<Value> {
     let table = match &value {
         Value::Object(m) if is_wrapper(m) => {
             m.get(WRAPPER_TAG).and_then(Value::as_str) == Some(Form::Table.name())
         }
-        _ => return Ok(value),
+        other => {
+            // The mark opens the text: line 1, column 1.
+            return Err(Error::at(
+                ErrorKind::Type,
+                crate::error::Position::at(b"", 0),
+                format!(
+                    "expected a wrapper after `{JSON_MARK}`: an object with exactly the keys `{WRAPPER_TAG}` and `{WRAPPER_VALUE}`, found {}",
+                    tables::describe(other)
+                ),
+            ));
+        }
     };
     if !table {
         return restore_with(value, max_depth, strict);
@@ -668,23 +702,23 @@ fn wrapper(form: Form, value: Value) -> Value {
     Value::Object(m)
 }
 
-/// The value verbatim inside a wrapper, in the syntax of `opts.form`; the
-/// `table` form, whose wrapper says its tables are to be restored, names
-/// itself `json` here.
+/// `value` as a document that reads back as it is: inside a TOON wrapper
+/// in the TOON forms; as its compact JSON (read as it is, never wrapped) in
+/// the JSON forms; and for `auto` and `pith`, the cheaper of the two.
 fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
-    let tag = match opts.form {
-        Form::Table => Form::Json,
-        f => f,
+    let toon = |toon_opts: &EncodeOptions| {
+        let mut doc = toon_doc(&wrapper(opts.form, value.clone()), toon_opts, Vec::new())?;
+        doc.wrapped = true;
+        Ok::<_, Error>(doc)
     };
-    let w = wrapper(tag, value.clone());
     let toon4 = toon4(&opts.toon);
-    let mut out = match opts.form {
-        Form::Json | Form::Table => json_doc(&w, Vec::new()),
-        Form::Toon => toon_doc(&w, &opts.toon, Vec::new())?,
-        Form::Hoisted | Form::HoistedCompact => toon_doc(&w, &toon4, Vec::new())?,
+    Ok(match opts.form {
+        Form::Json | Form::Table => json_doc(value, Vec::new()),
+        Form::Toon => toon(&opts.toon)?,
+        Form::Hoisted | Form::HoistedCompact => toon(&toon4)?,
         Form::Auto | Form::Pith => {
-            let t = toon_doc(&w, &toon4, Vec::new())?;
-            let j = json_doc(&w, Vec::new());
+            let t = toon(&toon4)?;
+            let j = json_doc(value, Vec::new());
             let mut meter = Meter::new(opts.metric);
             let (tc, jc) = (meter.cost(&t.text), meter.cost(&j.text));
             if (jc, j.text.len()) <= (tc, t.text.len()) {
@@ -693,9 +727,22 @@ fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
                 t
             }
         }
-    };
-    out.wrapped = true;
-    Ok(out)
+    })
+}
+
+/// `{"$pith": "<form>", "value": <value as compact JSON>}`: a wrapper that
+/// starts with [`JSON_MARK`], so that [`decode`] reads it as one.
+fn marked_json(form: Form, value: &Value) -> String {
+    let body = crate::json::to_string(value);
+    let mut out = String::with_capacity(body.len() + 40);
+    out.push_str(JSON_MARK);
+    out.push_str(form.name());
+    out.push_str("\", \"");
+    out.push_str(WRAPPER_VALUE);
+    out.push_str("\": ");
+    out.push_str(&body);
+    out.push('}');
+    out
 }
 
 /// The TOON options of the hoisted forms and `auto`: spec 4.x, no folding.
@@ -755,7 +802,8 @@ fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded>
 /// known to write the text of one already written is not written again (it
 /// cannot be cheaper either): one with references, when the value has
 /// none, is the one without; one with derived columns, when writing it
-/// turned no column into a derived one, is the one without.
+/// (or writing the one without, which asks) turned no column into a
+/// derived one, is the one without.
 fn notation_best(
     value: &Value,
     opts: &Options,
@@ -768,6 +816,10 @@ fn notation_best(
     let mut shared = crate::notation::Shared::new(value, rival.is_some());
     // The rival's length, and a little more for the marker and the names.
     shared.size_hint = rival.map_or(0, |(_, bytes)| bytes + bytes / 16 + 64);
+    // A variant without derived columns tells whether the one with them
+    // would write its text again, when the floor admits derived columns.
+    let probe = variants(opts.min_readability).iter().any(|&(_, d)| d);
+    shared.probe_derived = probe;
     // Per value of `references` (as written): whether derived columns can
     // change the text, once a variant with them has been written.
     let mut derives: [Option<bool>; 2] = [None, None];
@@ -786,6 +838,9 @@ fn notation_best(
         let derived = derived && effects.derived_columns;
         if n.derived {
             derives[usize::from(references)] = Some(derived);
+        } else if probe && !effects.derived_columns {
+            // Probed: with derived columns, this variant's text again.
+            derives[usize::from(references)] = Some(false);
         }
         if written.contains(&(references, derived)) {
             continue;
@@ -893,14 +948,7 @@ fn toon_auto(
     };
     if survey.look_alike {
         // TOON must wrap a look-alike; JSON text is read as it is.
-        let toon = wrapped(value, opts)?;
-        let json = json_doc(value, Vec::new());
-        let (tc, jc) = (meter.cost(&toon.text), meter.cost(&json.text));
-        return Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
-            (json, Some(jc))
-        } else {
-            (toon, Some(tc))
-        });
+        return Ok((wrapped(value, opts)?, None));
     }
     let json_floor = match opts.metric {
         Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),

@@ -355,6 +355,25 @@ proptest! {
         crate::notation::encode::DIRECT.with(|c| c.set(false));
         prop_assert_eq!(fast.text, plain.unwrap().text);
     }
+
+    /// A variant without derived columns that says derived columns would
+    /// turn none is right: the variant with them writes its text, to the
+    /// byte, and says the same of itself.
+    #[test]
+    fn the_derived_probe_tells_the_truth(
+        v in prop_oneof![value(), lookups(), sparse(), nested()],
+        r in any::<bool>(),
+    ) {
+        let without = crate::notation::encode(&v, &variant(r, false)).unwrap().text;
+        let n = variant(r, true);
+        let mut shared = crate::notation::Shared::new(&v, false);
+        let (with, effects) = crate::notation::encode_shared(&n, &mut shared).unwrap();
+        let same = probe_says_same(&v, r);
+        prop_assert_eq!(same, !effects.derived_columns);
+        if same {
+            prop_assert_eq!(with.text, without);
+        }
+    }
 }
 
 proptest! {
@@ -400,4 +419,35 @@ proptest! {
             prop_assert!(f <= o && f <= c, "text floor {f} > {o}/{c}: {t:?}");
         }
     }
+}
+
+/// The notation's options of one variant.
+fn variant(references: bool, derived: bool) -> crate::notation::Options {
+    let mut n = crate::notation::Options::for_readability(3, true);
+    n.references = references;
+    n.derived = derived;
+    n
+}
+
+/// What a variant without derived columns says of the one with them, when
+/// asked: true when it says that one writes the same text.
+fn probe_says_same(v: &Value, references: bool) -> bool {
+    let n = variant(references, false);
+    let mut shared = crate::notation::Shared::new(v, false);
+    shared.probe_derived = true;
+    let (_, effects) = crate::notation::encode_shared(&n, &mut shared).unwrap();
+    !effects.derived_columns
+}
+
+/// The probe says no where a column is a constant: rows enough to derive
+/// it, every one with the same `kind`.
+#[test]
+fn the_derived_probe_sees_a_constant_column() {
+    let rows: Vec<String> = (0..12)
+        .map(|i| format!(r#"{{"id":{i},"kind":"issue","t":"x{i}"}}"#))
+        .collect();
+    let v = crate::json::parse(&format!("[{}]", rows.join(","))).unwrap();
+    assert!(!probe_says_same(&v, false));
+    let plain = crate::json::parse(r#"[{"id":1,"t":"a"},{"id":2,"t":"b"}]"#).unwrap();
+    assert!(probe_says_same(&plain, false));
 }

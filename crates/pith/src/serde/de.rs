@@ -3,7 +3,7 @@
 
 use super::{NUMBER_TOKEN, VALUE_EXPECTING, as_u128, inexact_message};
 use crate::value::Unpacked;
-use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Map, Number, Result, Value};
+use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Key, Map, Number, Result, Value};
 use ::serde::de::{
     self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
     Visitor,
@@ -262,8 +262,8 @@ fn visit_object<'de, V: Visitor<'de>>(
     }
     let len = map.len();
     let mut access = MapDeserializer {
-        iter: map.into_iter(),
-        key: String::new(),
+        iter: map.into_entries().into_iter(),
+        key: Key::EMPTY,
         value: None,
         parent: path,
         depth: depth + 1,
@@ -310,9 +310,9 @@ impl<'de> SeqAccess<'de> for SeqDeserializer<'_, '_> {
 }
 
 struct MapDeserializer<'p, 'a> {
-    iter: std::vec::IntoIter<(String, Value)>,
+    iter: std::vec::IntoIter<(Key, Value)>,
     /// The key of the entry whose value comes next.
-    key: String,
+    key: Key,
     value: Option<Value>,
     parent: &'p Path<'a>,
     depth: usize,
@@ -329,7 +329,7 @@ impl<'de> MapAccess<'de> for MapDeserializer<'_, '_> {
         self.value = Some(value);
         let path = Path::Key(self.parent, &self.key);
         let key = KeyDeserializer {
-            key: self.key.clone(),
+            key: String::from(&self.key),
         };
         at_path(seed.deserialize(key), &path).map(Some)
     }

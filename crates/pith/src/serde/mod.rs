@@ -103,6 +103,12 @@ impl Serialize for Value {
     }
 }
 
+impl Serialize for crate::Key {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self)
+    }
+}
+
 impl Serialize for Map {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
         serializer.collect_map(self)

@@ -129,7 +129,7 @@ impl<T: Into<Value>> FromIterator<T> for Value {
 
 /// An object, keys in the order the iterator yields them; a key that comes
 /// again replaces the earlier value in its place (as [`Map::insert`] does).
-impl<K: Into<String>, V: Into<Value>> FromIterator<(K, V)> for Value {
+impl<K: Into<crate::Key>, V: Into<Value>> FromIterator<(K, V)> for Value {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Value {
         let mut map = Map::new();
         for (k, v) in iter {

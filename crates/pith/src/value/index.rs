@@ -3,7 +3,7 @@
 
 use super::{Map, Value};
 
-/// A key (`str`, `String`) or position (`usize`) that indexes into a
+/// A key (`str`, `String`, [`Key`](super::Key)) or position (`usize`) that indexes into a
 /// [`Value`], with [`Value::get`], [`Value::get_mut`], `v[..]` and
 /// `v[..] = ..`. Sealed: pith implements it for those types and references
 /// to them only.
@@ -53,6 +53,7 @@ mod private {
     impl Sealed for usize {}
     impl Sealed for str {}
     impl Sealed for String {}
+    impl Sealed for super::super::Key {}
     impl<T: Sealed + ?Sized> Sealed for &T {}
 }
 
@@ -109,19 +110,26 @@ impl Index for str {
     }
 }
 
-impl Index for String {
-    fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {
-        self.as_str().index_into(v)
-    }
+/// Owned keys index as the `str` they hold.
+macro_rules! index_as_str {
+    ($($t:ty),*) => {$(
+        impl Index for $t {
+            fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {
+                self.as_str().index_into(v)
+            }
 
-    fn index_into_mut<'v>(&self, v: &'v mut Value) -> Option<&'v mut Value> {
-        self.as_str().index_into_mut(v)
-    }
+            fn index_into_mut<'v>(&self, v: &'v mut Value) -> Option<&'v mut Value> {
+                self.as_str().index_into_mut(v)
+            }
 
-    fn index_or_insert<'v>(&self, v: &'v mut Value) -> &'v mut Value {
-        self.as_str().index_or_insert(v)
-    }
+            fn index_or_insert<'v>(&self, v: &'v mut Value) -> &'v mut Value {
+                self.as_str().index_or_insert(v)
+            }
+        }
+    )*};
 }
+
+index_as_str!(String, super::Key);
 
 impl<T: Index + ?Sized> Index for &T {
     fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {

@@ -332,7 +332,7 @@ mod tests {
             "z": "again",
         });
         assert_eq!(v.to_string(), r#"{"z":"again","a":{"b":{"c":[]}},"m":1}"#);
-        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        let keys: Vec<&crate::Key> = v.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["z", "a", "m"]);
         assert_eq!(value!([]), Value::Array(vec![]));
         assert_eq!(value!({}), Value::Object(Map::new()));

@@ -13,6 +13,8 @@ pub struct Counting;
 
 pub static LIVE: AtomicUsize = AtomicUsize::new(0);
 pub static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Allocations made (calls to `alloc`), ever.
+pub static CALLS: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call forwards to the system allocator unchanged; the counters
 // are plain atomics updated after it succeeds.
@@ -21,6 +23,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: same contract as the caller's.
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
+            CALLS.fetch_add(1, Ordering::Relaxed);
             let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
             PEAK.fetch_max(now, Ordering::Relaxed);
         }
@@ -56,4 +59,11 @@ pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     PEAK.store(before, Ordering::Relaxed);
     let out = f();
     (out, PEAK.load(Ordering::Relaxed) - before)
+}
+
+/// The allocations `f` makes.
+pub fn allocations_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = CALLS.load(Ordering::Relaxed);
+    let out = f();
+    (out, CALLS.load(Ordering::Relaxed) - before)
 }

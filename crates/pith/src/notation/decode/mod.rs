@@ -77,7 +77,7 @@ use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, SMALL};
 use crate::toon::decode::show;
 use crate::toon::decode::token::{Tok, scan_unquoted};
-use crate::{Error, ErrorKind, Map, Result, Value};
+use crate::{Error, ErrorKind, Key, Map, Result, Value};
 use std::collections::HashMap;
 
 /// What references may expand to, as a multiple of the input's length.
@@ -249,7 +249,7 @@ fn name_end(src: &[u8], p: usize, e: usize) -> usize {
 /// The members of an object under construction, each key once; past
 /// [`SMALL`] keys a hash index answers the duplicate checks.
 pub(super) struct Members {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Key, Value)>,
     index: Option<KeyIndex>,
 }
 
@@ -277,7 +277,7 @@ impl Members {
                 ),
             ));
         }
-        self.entries.push((name, v));
+        self.entries.push((name.into(), v));
         let n = self.entries.len();
         match &mut self.index {
             Some(ix) => ix.insert(self.entries.as_slice(), n - 1),

@@ -6,7 +6,7 @@ use super::{Cell, Members, Parser, R, fault, show_byte};
 use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, Keys, SMALL};
 use crate::toon::decode::show;
-use crate::{ErrorKind, Map, Value};
+use crate::{ErrorKind, Key, Map, Value};
 
 /// A declared length `[N]` and where its digits are.
 #[derive(Clone, Copy)]
@@ -1013,7 +1013,7 @@ fn build(
     list: &FieldList,
     cells: &mut [(Cell, usize)],
     filled: &[usize],
-    out: &mut Vec<(String, Value)>,
+    out: &mut Vec<(Key, Value)>,
 ) -> R<()> {
     // Where each field's value went in `out`, for the templates of this level.
     let mut slots: Vec<Option<usize>> = Vec::new();
@@ -1025,7 +1025,7 @@ fn build(
             Kind::Leaf { optional, cell } => {
                 let (c, at) = &mut cells[*cell];
                 match std::mem::replace(c, Cell::Empty) {
-                    Cell::Value(v) => out.push((f.name.clone(), v)),
+                    Cell::Value(v) => out.push((Key::from(f.name.as_str()), v)),
                     Cell::Empty if *optional => {
                         if let Some(s) = slots.last_mut() {
                             *s = None;
@@ -1057,7 +1057,7 @@ fn build(
                 if matches!(cells[*first].0, Cell::Null) {
                     match other {
                         None => {
-                            out.push((f.name.clone(), Value::Null));
+                            out.push((Key::from(f.name.as_str()), Value::Null));
                             continue;
                         }
                         // A group inside that starts at the same cell may be the null one.
@@ -1083,12 +1083,12 @@ fn build(
                 let mut inner = Vec::with_capacity(sub.fields.len());
                 build(sub, cells, filled, &mut inner)?;
                 out.push((
-                    f.name.clone(),
+                    Key::from(f.name.as_str()),
                     Value::Object(Map::from_unique_entries(inner)),
                 ));
             }
-            Kind::Constant(v) => out.push((f.name.clone(), v.clone())),
-            Kind::Template(_) => out.push((f.name.clone(), Value::Null)),
+            Kind::Constant(v) => out.push((Key::from(f.name.as_str()), v.clone())),
+            Kind::Template(_) => out.push((Key::from(f.name.as_str()), Value::Null)),
         }
     }
     if !list.templates {

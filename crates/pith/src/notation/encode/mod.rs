@@ -91,6 +91,9 @@ pub(crate) struct Shared<'a> {
     refs: Option<(crate::tokens::TokenizerKind, Refs<'a>)>,
     /// About how long a document will be (the text is allocated once).
     pub(crate) size_hint: usize,
+    /// Whether a variant without derived columns tells whether the one
+    /// with them would write the same text ([`Effects::derived_columns`]).
+    pub(crate) probe_derived: bool,
 }
 
 impl<'a> Shared<'a> {
@@ -103,6 +106,7 @@ impl<'a> Shared<'a> {
             depth_checked,
             refs: None,
             size_hint: 0,
+            probe_derived: false,
         }
     }
 
@@ -130,7 +134,8 @@ impl<'a> Shared<'a> {
 pub(crate) struct Effects {
     /// Whether planning a table turned any column into a derived one (kept
     /// or not): when none, the variant with derived columns is the one
-    /// without, to the byte.
+    /// without, to the byte. For a variant without derived columns written
+    /// with [`Shared::probe_derived`], whether planning would have.
     pub(crate) derived_columns: bool,
 }
 
@@ -155,6 +160,7 @@ pub(crate) fn encode_shared(
         ));
     }
     let size_hint = shared.size_hint;
+    let probe = shared.probe_derived;
     let none = Refs::none();
     let refs = if opts.references {
         shared.refs(opts.tokenizer)
@@ -162,6 +168,7 @@ pub(crate) fn encode_shared(
         &none
     };
     let mut w = Writer::new(opts, refs);
+    w.probe = probe;
     // The marker first: the prelude goes in after it once the body is
     // written, and the body is never copied whole.
     let mut body = String::with_capacity(size_hint.max(64));
@@ -236,8 +243,15 @@ pub(super) struct Writer<'o, 'r, 'a> {
     /// Derived columns in the tables written so far and kept.
     derived: usize,
     /// Whether planning turned any column into a derived one, in any
-    /// table, kept or not.
+    /// table, kept or not; in a probing writer without derived columns,
+    /// whether it would have.
     derive_turned: bool,
+    /// Whether a writer without derived columns asks, of every table it
+    /// plans, whether derived columns would turn any of its columns. The
+    /// writer with them takes the same steps as the one without until a
+    /// column turns (the columns are all that derived columns change), so
+    /// when none would, both write the same text.
+    probe: bool,
     /// Flow values written so far: an object compared in both layouts is
     /// written as a flow value again inside the flow value of every object
     /// around it so compared. By the address of the container: where its
@@ -259,6 +273,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             defined: 0,
             derived: 0,
             derive_turned: false,
+            probe: false,
             flows: HashMap::default(),
             flow_text: String::new(),
             flow_uses: Vec::new(),
@@ -470,7 +485,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 });
                 let keyed = if m.len() >= 2 { self.map_rows(m) } else { None };
                 if let Some((rows, tally)) = keyed {
-                    let names: Vec<&str> = m.keys().map(String::as_str).collect();
+                    let names: Vec<&str> = m.keys().map(|k| k.as_str()).collect();
                     let keyed = self.render(|w, o| {
                         w.table(o, Some(key), &rows, tally, Some(&names), depth);
                     });

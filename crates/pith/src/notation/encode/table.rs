@@ -196,7 +196,10 @@ impl Writer<'_, '_, '_> {
                 }
             }
         }
-        if derive_ok && self.opts.derived {
+        // Without derived columns, a probing writer asks the same of a copy
+        // of the columns, until the answer is yes (see `Writer::probe`).
+        let probe = !self.opts.derived && self.probe && !self.derive_turned;
+        if derive_ok && (self.opts.derived || probe) {
             let facts: Vec<derive::Facts> = census
                 .iter()
                 .map(|c| derive::Facts {
@@ -204,11 +207,16 @@ impl Writer<'_, '_, '_> {
                     texts: c.texts == rows.len(),
                 })
                 .collect();
-            self.derive_turned |= derive::apply(&mut cols, rows, &facts);
-            // A row must keep a cell: a row whose every other key is absent
-            // would be an empty line.
-            if level == 0 && rows.iter().any(|r| !has_cell(&cols, r)) {
-                derive::undo(&mut cols);
+            if self.opts.derived {
+                self.derive_turned |= derive::apply(&mut cols, rows, &facts);
+                // A row must keep a cell: a row whose every other key is
+                // absent would be an empty line.
+                if level == 0 && rows.iter().any(|r| !has_cell(&cols, r)) {
+                    derive::undo(&mut cols);
+                }
+            } else {
+                let mut copy: Vec<Col<'_>> = cols.iter().map(Col::copy).collect();
+                self.derive_turned |= derive::apply(&mut copy, rows, &facts);
             }
         }
         cols

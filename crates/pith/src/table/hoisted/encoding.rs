@@ -120,7 +120,7 @@ impl Encoding {
                             };
                             for (i, row) in rows.iter().enumerate() {
                                 enc.absent
-                                    .push((absent_row(row, &index_path(&at, i))?, c.clone()));
+                                    .push((absent_row(row, &index_path(&at, i))?, String::from(c)));
                             }
                         }
                     }

@@ -20,11 +20,11 @@ use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, KeyMeta, SMALL};
 use crate::toon::fold::is_path;
 use crate::value::Unpacked;
-use crate::{ErrorKind, Map, Value};
+use crate::{ErrorKind, Key, Map, Value};
 
 /// Expands the entries of one object at value depth `depth` (the root is 1).
 pub(in crate::toon) fn expand_object(
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Key, Value)>,
     meta: Vec<KeyMeta>,
     depth: usize,
     max_depth: usize,
@@ -63,7 +63,7 @@ pub(in crate::toon) fn expand_object(
             for seg in parents {
                 node = cx.descend(node, seg, m.at)?;
             }
-            cx.insert(node, (*last).to_owned(), value, m.at)?;
+            cx.insert(node, Key::from(*last), value, m.at)?;
         } else {
             cx.insert(&mut root, key, value, m.at)?;
         }
@@ -73,7 +73,7 @@ pub(in crate::toon) fn expand_object(
 
 /// An object being expanded into.
 struct Obj {
-    entries: Vec<(String, Slot)>,
+    entries: Vec<(Key, Slot)>,
     index: Option<KeyIndex>,
 }
 
@@ -91,8 +91,11 @@ impl Obj {
     }
 
     fn from_map(m: Map) -> Obj {
-        let entries: Vec<(String, Slot)> =
-            m.into_iter().map(|(k, v)| (k, Slot::Value(v))).collect();
+        let entries: Vec<(Key, Slot)> = m
+            .into_entries()
+            .into_iter()
+            .map(|(k, v)| (k, Slot::Value(v)))
+            .collect();
         let index =
             (entries.len() > SMALL).then(|| KeyIndex::build(entries.as_slice(), entries.len()));
         Obj { entries, index }
@@ -105,7 +108,7 @@ impl Obj {
         }
     }
 
-    fn push(&mut self, key: String, slot: Slot) -> usize {
+    fn push(&mut self, key: Key, slot: Slot) -> usize {
         self.entries.push((key, slot));
         let n = self.entries.len();
         match &mut self.index {
@@ -140,7 +143,7 @@ impl Cx {
     /// The object at `seg` in `node`, created when absent.
     fn descend<'n>(&self, node: &'n mut Obj, seg: &str, at: usize) -> Result<&'n mut Obj, Fault> {
         let i = match node.find(seg) {
-            None => node.push(seg.to_owned(), Slot::Obj(Obj::with_capacity(0))),
+            None => node.push(Key::from(seg), Slot::Obj(Obj::with_capacity(0))),
             Some(i) => {
                 let slot = &mut node.entries[i].1;
                 match slot {
@@ -170,7 +173,7 @@ impl Cx {
 
     /// Sets `key` in `node`: new keys are appended, objects merge, anything
     /// else conflicts.
-    fn insert(&self, node: &mut Obj, key: String, value: Value, at: usize) -> Result<(), Fault> {
+    fn insert(&self, node: &mut Obj, key: Key, value: Value, at: usize) -> Result<(), Fault> {
         let Some(i) = node.find(&key) else {
             node.push(key, Slot::Value(value));
             return Ok(());
@@ -182,7 +185,7 @@ impl Cx {
                     *slot = Slot::Obj(Obj::from_map(std::mem::take(m)));
                 }
                 if let Slot::Obj(target) = slot {
-                    for (k, v) in source {
+                    for (k, v) in source.into_entries() {
                         self.insert(target, k, v, at)?;
                     }
                 }
@@ -241,8 +244,8 @@ mod tests {
     #[test]
     fn many_dotted_keys_into_one_parent_stay_linear() {
         let n = 50_000;
-        let entries: Vec<(String, Value)> = (0..n)
-            .map(|i| (format!("a.k{i}"), Value::from(i)))
+        let entries: Vec<(Key, Value)> = (0..n)
+            .map(|i| (format!("a.k{i}").into(), Value::from(i)))
             .collect();
         let m = expand_object(entries, meta(n), 1, 256, true).unwrap();
         assert_eq!(m.len(), 1);

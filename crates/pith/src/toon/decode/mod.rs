@@ -737,7 +737,7 @@ impl<'a> Parser<'a> {
         let n = f.leaf_count;
         if f.flat && !self.expand {
             let tok = self.tok;
-            let mut entries: Vec<(String, Value)> = Vec::with_capacity(n);
+            let mut entries: Vec<(crate::Key, Value)> = Vec::with_capacity(n);
             let mut i = a;
             loop {
                 let k = entries.len();
@@ -746,7 +746,7 @@ impl<'a> Parser<'a> {
                 };
                 entries.push(EMPTY_ENTRY);
                 let entry = &mut entries[k];
-                entry.0 = field.name.clone();
+                entry.0 = crate::Key::from(field.name.as_str());
                 let j = tok.cell_into(i, b, delim, &mut entry.1)?;
                 if j >= b {
                     break;
@@ -796,7 +796,7 @@ impl<'a> Parser<'a> {
                 FieldKind::Leaf(i) => cells.get_mut(*i).map(std::mem::take).unwrap_or_default(),
                 FieldKind::Group(sub) => Value::Object(group(sub, cells)),
             };
-            entries.push((field.name.clone(), v));
+            entries.push((crate::Key::from(field.name.as_str()), v));
             if let Some(m) = &mut meta {
                 m.push(KeyMeta {
                     quoted: field.quoted,
@@ -1071,7 +1071,7 @@ fn group(plan: &[Field], cells: &mut [Value]) -> Map {
                 FieldKind::Leaf(i) => cells.get_mut(*i).map(std::mem::take).unwrap_or_default(),
                 FieldKind::Group(sub) => Value::Object(group(sub, cells)),
             };
-            (field.name.clone(), v)
+            (crate::Key::from(field.name.as_str()), v)
         })
         .collect();
     Map::from_unique_entries(entries)

@@ -25,7 +25,7 @@ pub(crate) trait Keys {
     fn key(&self, i: usize) -> &str;
 }
 
-impl<T> Keys for [(String, T)] {
+impl<T> Keys for [(crate::Key, T)] {
     fn key(&self, i: usize) -> &str {
         &self[i].0
     }
@@ -104,7 +104,7 @@ impl KeyIndex {
 /// moves nothing. Fingerprints (and key metadata) live on the [`Stack`]
 /// from `start` on.
 pub(super) struct Obj {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(crate::Key, Value)>,
     start: usize,
     depth: usize,
     index: Option<KeyIndex>,
@@ -143,7 +143,7 @@ fn word4(s: &[u8]) -> u32 {
 
 /// An entry to fill in place. A constant, so that it is copied from
 /// read-only data rather than assembled on the stack and copied again.
-pub(super) const EMPTY_ENTRY: (String, Value) = (String::new(), Value::Null);
+pub(super) const EMPTY_ENTRY: (crate::Key, Value) = (crate::Key::EMPTY, Value::Null);
 
 /// What all objects under construction share: the fingerprints of their
 /// keys, key metadata for path expansion, and size hints per depth.
@@ -201,7 +201,7 @@ impl Stack {
         meta: KeyMeta,
     ) {
         self.size(obj);
-        obj.entries.push((key, value));
+        obj.entries.push((key.into(), value));
         self.note(obj, print, meta);
     }
 
@@ -220,7 +220,7 @@ impl Stack {
         self.size(obj);
         obj.entries.push(EMPTY_ENTRY);
         let last = obj.entries.len() - 1;
-        obj.entries[last].0 = String::from(key);
+        obj.entries[last].0 = crate::Key::from(key);
         // Indexing reads the key, so it comes after the key is written.
         self.note(obj, print, meta);
         &mut obj.entries[last].1
@@ -270,7 +270,7 @@ impl Stack {
     }
 
     /// Finishes `obj`: its entries, and their key metadata when kept.
-    pub(super) fn close(&mut self, obj: Obj) -> (Vec<(String, Value)>, Option<Vec<KeyMeta>>) {
+    pub(super) fn close(&mut self, obj: Obj) -> (Vec<(crate::Key, Value)>, Option<Vec<KeyMeta>>) {
         let Obj {
             mut entries,
             start,
@@ -361,7 +361,7 @@ mod tests {
         assert_eq!(entries.len(), 1000);
         assert_eq!(meta_kept.map(|m| m.len()), Some(1000));
         assert_eq!(entries[500].1, Value::Null);
-        assert_eq!(entries[501], ("k501".to_owned(), Value::from(501)));
+        assert_eq!(entries[501], ("k501".into(), Value::from(501)));
         assert_eq!(find(&stack, &outer, "k0"), Some(0));
         // The next object at depth 2 is sized like the last one.
         let mut next = stack.open(2);
