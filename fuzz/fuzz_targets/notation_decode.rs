@@ -20,15 +20,8 @@ fuzz_target!(|data: &[u8]| {
     if !text.starts_with(b"%pith\n") && layout & 0x80 == 0 {
         text.splice(0..0, b"%pith\n".iter().copied());
     }
-    let strict = DecodeOptions {
-        indent: 1 + usize::from(layout & 3),
-        max_depth: if layout & 4 != 0 { 6 } else { pith::DEFAULT_MAX_DEPTH },
-        ..DecodeOptions::default()
-    };
-    let lenient = DecodeOptions {
-        strict: false,
-        ..strict.clone()
-    };
+    let strict = DecodeOptions::default().indent(1 + usize::from(layout & 3)).max_depth(if layout & 4 != 0 { 6 } else { pith::DEFAULT_MAX_DEPTH });
+    let lenient = strict.clone().strict(false);
     let lines = 1 + text.iter().filter(|&&b| b == b'\n').count();
     let read = |opts: &DecodeOptions| {
         let got = pith::notation::decode(&text, opts);

@@ -9,16 +9,9 @@ use libfuzzer_sys::fuzz_target;
 use pith::toon::{self, DecodeOptions, ExpandPaths, Spec};
 
 fuzz_target!(|data: &[u8]| {
-    let lenient = DecodeOptions {
-        strict: false,
-        ..DecodeOptions::default()
-    };
+    let lenient = DecodeOptions::default().strict(false);
     let _ = toon::decode_bytes(data, &lenient);
-    let v3 = DecodeOptions {
-        spec: Spec::V3,
-        expand_paths: ExpandPaths::Safe,
-        ..DecodeOptions::default()
-    };
+    let v3 = DecodeOptions::default().spec(Spec::V3).expand_paths(ExpandPaths::Safe);
     let _ = toon::decode_bytes(data, &v3);
 
     let opts = DecodeOptions::default();

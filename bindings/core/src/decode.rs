@@ -100,10 +100,7 @@ mod tests {
         for doc in docs {
             let value = pith::json::parse(doc).unwrap();
             for form in Form::ALL {
-                let opts = Options {
-                    form,
-                    ..Options::default()
-                };
+                let opts = Options::default().form(form);
                 let text = encode(&value, &opts).unwrap().text;
                 let want = select::decode(text.as_bytes(), &DecodeOptions::default());
                 let got = decode(text.as_bytes(), &DecodeOptions::default());

@@ -623,15 +623,11 @@ mod tests {
     /// What the library writes for the value the tape stands for.
     fn library(t: &Tape, layout: Layout) -> String {
         let v = crate::input::read(&t.ops, &t.nums, &t.strs).unwrap();
-        let opts = select::Options {
-            form: Form::Toon,
-            toon: EncodeOptions {
-                indent: layout.indent,
-                delimiter: layout.delimiter,
-                ..EncodeOptions::default()
-            },
-            ..select::Options::default()
-        };
+        let opts = select::Options::default().form(Form::Toon).toon(
+            EncodeOptions::default()
+                .indent(layout.indent)
+                .delimiter(layout.delimiter),
+        );
         select::encode(&v, &opts).unwrap().text
     }
 

@@ -55,12 +55,10 @@ pub fn options(
             })
         })
         .transpose()?;
-    Ok(RewriteOptions {
-        min_saving,
-        budget,
-        tokenizer: tokenizer(tokenizer_name)?,
-        ..RewriteOptions::default()
-    })
+    Ok(RewriteOptions::default()
+        .min_saving(min_saving)
+        .budget(budget)
+        .tokenizer(tokenizer(tokenizer_name)?))
 }
 
 /// `text` as the proxy would forward it: re-encoded when it is a JSON

@@ -187,24 +187,24 @@ impl Plan {
                         .into(),
                 });
             }
-            (Some(budget), cursor) => Some(FitOptions {
-                budget,
-                tokenizer,
-                cursor,
-            }),
+            (Some(budget), cursor) => Some(
+                FitOptions::default()
+                    .budget(budget)
+                    .tokenizer(tokenizer)
+                    .cursor(cursor),
+            ),
         };
         Ok(Plan {
-            select: select::Options {
-                form,
-                metric: Metric::Tokens(tokenizer),
-                toon: EncodeOptions {
-                    indent: args.indent as usize,
-                    delimiter,
-                    spec,
-                    ..EncodeOptions::default()
-                },
-                min_readability,
-            },
+            select: select::Options::default()
+                .form(form)
+                .metric(Metric::Tokens(tokenizer))
+                .toon(
+                    EncodeOptions::default()
+                        .indent(args.indent as usize)
+                        .delimiter(delimiter)
+                        .spec(spec),
+                )
+                .min_readability(min_readability),
             fit,
             min_readability,
         })

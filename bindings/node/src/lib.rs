@@ -250,10 +250,7 @@ pub fn decode_tape(
         Either::A(s) => s.as_bytes(),
         Either::B(b) => b,
     };
-    let opts = DecodeOptions {
-        strict: !lenient,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions::default().strict(!lenient);
     let value = match pith_bindings::decode::decode(bytes, &opts) {
         Ok(v) => v,
         Err(e) => return Either::B(pith_problem("decode", &e)),

@@ -220,10 +220,7 @@ fn decode<'py>(
     parse_int: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let bytes = input_bytes(text)?;
-    let opts = DecodeOptions {
-        strict: !lenient,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions::default().strict(!lenient);
     let source: &[u8] = &bytes;
     let decoded = py.detach(|| pith_bindings::decode::decode(source, &opts));
     let value = decoded.map_err(|e| decode_error(py, text, source, &e))?;

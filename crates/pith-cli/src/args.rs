@@ -2,8 +2,8 @@
 //! names; change them only by adding.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use pith::tokens::TokenizerKind;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Fact-preserving, token-lean output for LLM agents.
 #[derive(Debug, Parser)]
@@ -382,15 +382,14 @@ pub enum OnOff {
     Safe,
 }
 
-/// Parses the arguments; help and version print and exit 0, mistakes exit 2.
-pub fn parse() -> Result<Cli, ExitCode> {
-    match Cli::try_parse() {
-        Ok(cli) => Ok(cli),
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            // Printing can only fail on a closed stream, where nothing is left to say.
-            let _ = e.print();
-            Err(ExitCode::from(code))
-        }
-    }
+/// The tokenizer a `--tokenizer` names, or the usage error's message.
+pub fn tokenizer_kind(name: &str) -> Result<TokenizerKind, String> {
+    name.parse()
+        .map_err(|e: pith::tokens::UnknownTokenizer| e.to_string())
+}
+
+/// Parses the arguments; help, version and mistakes come back as clap's
+/// error, which fail.rs prints and gives its status.
+pub fn parse() -> Result<Cli, clap::Error> {
+    Cli::try_parse()
 }

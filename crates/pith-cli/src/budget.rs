@@ -1,8 +1,7 @@
 //! `encode --budget`: the whole output within a token budget, or exit 3
 //! with an `output_budget_exceeded` notice.
 
-use crate::args::EncodeArgs;
-use crate::cmd::tokenizer_kind;
+use crate::args::{EncodeArgs, tokenizer_kind};
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
 use pith::Value;
@@ -29,7 +28,7 @@ impl Request {
         let budget: Budget = budget
             .parse()
             .map_err(|e: pith::budget::InvalidBudget| Failure::Usage(e.to_string()))?;
-        let tokenizer = tokenizer_kind(&a.tokenizer)?;
+        let tokenizer = tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?;
         let cursor = a
             .cursor
             .as_deref()
@@ -41,11 +40,10 @@ impl Request {
             return Ok(None);
         }
         Ok(Some(Request {
-            opts: FitOptions {
-                budget,
-                tokenizer,
-                cursor,
-            },
+            opts: FitOptions::default()
+                .budget(budget)
+                .tokenizer(tokenizer)
+                .cursor(cursor),
         }))
     }
 

@@ -2,14 +2,14 @@
 
 use crate::args::{
     Cli, Command, DecodeArgs, DecodeFormat, DelimiterArg, EncodeArgs, EncodeFormat, InexactArg,
-    OnOff, SelectArg, TokensArgs,
+    OnOff, SelectArg, TokensArgs, tokenizer_kind,
 };
 use crate::fail::Failure;
 use crate::io::{Input, write_json, write_output};
 use crate::schema::{self, Direction};
 use pith::number::{self, Inexact};
 use pith::select::{self, Form, Metric};
-use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::tokens::Tokenizer;
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions, ExpandPaths, KeyFolding, Spec};
 use pith::{Value, json, toon};
 
@@ -24,14 +24,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-/// The tokenizer named on the command line.
-pub fn tokenizer_kind(name: &str) -> Result<TokenizerKind, Failure> {
-    name.parse()
-        .map_err(|e: pith::tokens::UnknownTokenizer| Failure::Usage(e.to_string()))
-}
-
 fn tokens(a: TokensArgs) -> Result<(), Failure> {
-    let tokenizer = Tokenizer::get(tokenizer_kind(&a.tokenizer)?);
+    let tokenizer = Tokenizer::get(tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?);
     let inputs: Vec<Option<&std::path::Path>> = if a.files.is_empty() {
         vec![None]
     } else {
@@ -85,8 +79,8 @@ fn encode(a: EncodeArgs) -> Result<(), Failure> {
 
 /// The form, metric and layout `encode` writes with.
 fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
-    Ok(select::Options {
-        form: match a.format {
+    Ok(select::Options::default()
+        .form(match a.format {
             EncodeFormat::Auto => Form::Auto,
             EncodeFormat::Pith => Form::Pith,
             EncodeFormat::Toon | EncodeFormat::Toon3 => Form::Toon,
@@ -94,32 +88,31 @@ fn select_options(a: &EncodeArgs) -> Result<select::Options, Failure> {
             EncodeFormat::HoistedCompact => Form::HoistedCompact,
             EncodeFormat::Table => Form::Table,
             EncodeFormat::Json => Form::Json,
-        },
-        metric: match a.select {
-            SelectArg::Tokens => Metric::Tokens(tokenizer_kind(&a.tokenizer)?),
+        })
+        .metric(match a.select {
+            SelectArg::Tokens => {
+                Metric::Tokens(tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?)
+            }
             SelectArg::Bytes => Metric::Bytes,
-        },
-        toon: toon_options(a),
-        min_readability: a.min_readability,
-    })
+        })
+        .toon(toon_options(a))
+        .min_readability(a.min_readability))
 }
 
 fn toon_options(a: &EncodeArgs) -> EncodeOptions {
-    EncodeOptions {
-        indent: usize::from(a.indent),
-        delimiter: delimiter(a.delimiter),
-        spec: if a.format == EncodeFormat::Toon3 {
+    EncodeOptions::default()
+        .indent(usize::from(a.indent))
+        .delimiter(delimiter(a.delimiter))
+        .spec(if a.format == EncodeFormat::Toon3 {
             Spec::V3
         } else {
             Spec::V4
-        },
-        key_folding: match a.key_folding {
+        })
+        .key_folding(match a.key_folding {
             OnOff::Off => KeyFolding::Off,
             OnOff::Safe => KeyFolding::Safe,
-        },
-        flatten_depth: a.flatten_depth.unwrap_or(usize::MAX),
-        ..EncodeOptions::default()
-    }
+        })
+        .flatten_depth(a.flatten_depth.unwrap_or(usize::MAX))
 }
 
 fn decode(a: DecodeArgs) -> Result<(), Failure> {
@@ -129,15 +122,15 @@ fn decode(a: DecodeArgs) -> Result<(), Failure> {
         ));
     }
     let mut input = Input::read(a.file.as_deref())?;
-    let toon_opts = |spec| DecodeOptions {
-        indent: usize::from(a.indent),
-        strict: !a.lenient,
-        spec,
-        expand_paths: match a.expand_paths {
-            OnOff::Off => ExpandPaths::Off,
-            OnOff::Safe => ExpandPaths::Safe,
-        },
-        ..DecodeOptions::default()
+    let toon_opts = |spec| {
+        DecodeOptions::default()
+            .indent(usize::from(a.indent))
+            .strict(!a.lenient)
+            .spec(spec)
+            .expand_paths(match a.expand_paths {
+                OnOff::Off => ExpandPaths::Off,
+                OnOff::Safe => ExpandPaths::Safe,
+            })
     };
     // Whatever the syntax, the tables of every form are restored (JSON
     // text holds them only inside the `table` form's marked wrapper).

@@ -35,13 +35,30 @@ pub enum Failure {
         output: Option<std::path::PathBuf>,
         message: String,
     },
-    /// Already reported (or, for `pith mcp`, the server's exit status passed
-    /// on): exit with this status and print nothing more.
-    Exit(u8),
+    /// Bad input already reported in full (schema violations, breaking
+    /// changes): exit 1 and print nothing more.
+    Reported,
+    /// `pith mcp`: the server exited with this status, passed on.
+    Server(u8),
+    /// The arguments did not parse, or asked for help or the version: clap
+    /// prints it; exit 2 for a mistake, 0 for help and version.
+    Args(clap::Error),
+}
+
+/// The status of a run that did not fail.
+pub fn success() -> ExitCode {
+    ExitCode::SUCCESS
 }
 
 impl Failure {
-    pub fn report(self) -> ExitCode {
+    /// Reports the failure and decides the exit status. `write_output` is
+    /// io.rs's writer, for the notice of a budget no output fits (fail.rs
+    /// and io.rs stay apart: an I/O error is a failure, and io.rs only makes
+    /// one).
+    pub fn report(
+        self,
+        write_output: impl FnOnce(Option<&std::path::PathBuf>, &[u8]) -> Result<(), Failure>,
+    ) -> ExitCode {
         match self {
             Failure::Input { name, text, error } => {
                 say(&format!("pith: {name}: {}", error.render(&text)));
@@ -66,7 +83,7 @@ impl Failure {
             } => {
                 say(&format!("pith: {message}"));
                 if let Err(Failure::Io { name, error }) =
-                    crate::io::write_output(output.as_ref(), notice.as_bytes())
+                    write_output(output.as_ref(), notice.as_bytes())
                     && error.kind() != std::io::ErrorKind::BrokenPipe
                 {
                     say(&format!("pith: {name}: {error}"));
@@ -74,7 +91,14 @@ impl Failure {
                 // The budget is the first failure and decides the status.
                 ExitCode::from(3)
             }
-            Failure::Exit(status) => ExitCode::from(status),
+            Failure::Reported => ExitCode::from(1),
+            Failure::Server(status) => ExitCode::from(status),
+            Failure::Args(e) => {
+                let code = if e.use_stderr() { 2 } else { 0 };
+                // Printing can only fail on a closed stream, where nothing is left to say.
+                let _ = e.print();
+                ExitCode::from(code)
+            }
         }
     }
 }

@@ -17,12 +17,11 @@ mod schema;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match args::parse() {
-        Ok(cli) => cli,
-        Err(code) => return code,
-    };
-    match cmd::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => failure.report(),
+    let run = args::parse()
+        .map_err(fail::Failure::Args)
+        .and_then(cmd::run);
+    match run {
+        Ok(()) => fail::success(),
+        Err(failure) => failure.report(io::write_output),
     }
 }

@@ -1,8 +1,9 @@
 //! `pith mcp`: the proxy's flags become [`pith_mcp::Options`]; `stats`
 //! sums up the savings ledger.
 
-use crate::args::{McpArgs, McpCommand, McpInstallArgs, McpProxyArgs, McpStatsArgs, Structured};
-use crate::cmd::tokenizer_kind;
+use crate::args::{
+    McpArgs, McpCommand, McpInstallArgs, McpProxyArgs, McpStatsArgs, Structured, tokenizer_kind,
+};
 use crate::fail::Failure;
 use pith::budget::Budget;
 use pith::{Map, Value};
@@ -38,7 +39,7 @@ fn proxy(a: McpProxyArgs) -> Result<(), Failure> {
     };
     match result {
         Ok(0) => Ok(()),
-        Ok(status) => Err(Failure::Exit(status)),
+        Ok(status) => Err(Failure::Server(status)),
         Err(e) => Err(Failure::Io {
             name: "mcp".into(),
             error: std::io::Error::other(e.to_string()),
@@ -48,7 +49,7 @@ fn proxy(a: McpProxyArgs) -> Result<(), Failure> {
 
 /// The options the flags ask for.
 pub fn options(a: &McpProxyArgs) -> Result<pith_mcp::Options, Failure> {
-    let tokenizer = tokenizer_kind(&a.tokenizer)?;
+    let tokenizer = tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?;
     let budget = match a
         .budget
         .parse::<Budget>()
@@ -63,34 +64,40 @@ pub fn options(a: &McpProxyArgs) -> Result<pith_mcp::Options, Failure> {
             )));
         }
         Budget::Tokens(n) => Some(n),
+        // A kind of budget this proxy does not know yet.
+        _ => {
+            return Err(Failure::Usage(format!(
+                "--budget {}: not a budget the proxy takes",
+                a.budget
+            )));
+        }
     };
     let stats = match (&a.stats_file, a.no_stats) {
         (_, true) => None,
         (Some(p), false) => Some(p.clone()),
         (None, false) => ledger::default_path(),
     };
-    Ok(pith_mcp::Options {
-        rewrite: pith_mcp::RewriteOptions {
-            min_saving: a.min_saving,
-            budget,
-            tokenizer,
-            max_bytes: a.max_bytes,
-            min_readability: a.min_readability,
-        },
-        structured: match a.structured {
+    Ok(pith_mcp::Options::default()
+        .rewrite(
+            pith_mcp::RewriteOptions::default()
+                .min_saving(a.min_saving)
+                .budget(budget)
+                .tokenizer(tokenizer)
+                .max_bytes(a.max_bytes)
+                .min_readability(a.min_readability),
+        )
+        .structured(match a.structured {
             Structured::Keep => pith_mcp::Structured::Keep,
             Structured::DropIfEquivalent => pith_mcp::Structured::DropIfEquivalent,
-        },
-        tools: pith_mcp::ToolFilter {
+        })
+        .tools(pith_mcp::ToolFilter {
             include: a.include.clone(),
             exclude: a.exclude.clone(),
             default_excludes: !a.no_default_excludes,
-        },
-        rewrite_errors: a.rewrite_errors,
-        stats,
-        name: a.name.clone(),
-        ..pith_mcp::Options::default()
-    })
+        })
+        .rewrite_errors(a.rewrite_errors)
+        .stats(stats)
+        .name(a.name.clone()))
 }
 
 type InstallStep = fn(

@@ -1,17 +1,17 @@
 //! `pith measure`: every form's bytes and tokens per file, and what `auto` chose.
 
-use crate::args::MeasureArgs;
-use crate::cmd::tokenizer_kind;
+use crate::args::{MeasureArgs, tokenizer_kind};
 use crate::fail::Failure;
 use crate::io::{Input, write_output};
 use crate::schema;
 use pith::select::{self, Form, Measurement};
 use pith::tokens::Tokenizer;
 use pith::toon::EncodeOptions;
-use pith::{Map, Value, json, wire};
+use pith::{Map, Value, json};
+use pith_wire as wire;
 
 pub fn run(a: MeasureArgs) -> Result<(), Failure> {
-    let kind = tokenizer_kind(&a.tokenizer)?;
+    let kind = tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?;
     let tokenizer = Tokenizer::get(kind);
     let schema = schema::load_ref(&a.schema)?;
     let mut results: Vec<File> = Vec::with_capacity(a.files.len());

@@ -6,8 +6,8 @@ use crate::fail::{Failure, say};
 use crate::io::{Input, write_output};
 use pith::select;
 use pith::toon::DecodeOptions;
-use pith::wire::{self, CheckOptions, Schema, UnknownKeys};
 use pith::{Value, json};
+use pith_wire::{self as wire, CheckOptions, Schema, UnknownKeys};
 use std::path::Path;
 
 pub fn run(command: SchemaCommand) -> Result<(), Failure> {
@@ -44,14 +44,11 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
             allow_unknown_keys,
         } => {
             let schema = load(&defs)?;
-            let opts = CheckOptions {
-                unknown_keys: if allow_unknown_keys {
-                    UnknownKeys::Allow
-                } else {
-                    UnknownKeys::Reject
-                },
-                ..CheckOptions::default()
-            };
+            let opts = CheckOptions::default().unknown_keys(if allow_unknown_keys {
+                UnknownKeys::Allow
+            } else {
+                UnknownKeys::Reject
+            });
             let paths: Vec<Option<&Path>> = if files.is_empty() {
                 vec![None]
             } else {
@@ -76,7 +73,7 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
                     "pith: {bad} violation{} of {type_name}",
                     if bad == 1 { "" } else { "s" }
                 ));
-                return Err(Failure::Exit(1));
+                return Err(Failure::Reported);
             }
             Ok(())
         }
@@ -114,7 +111,7 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
                     "pith: {breaking} breaking change{}",
                     if breaking == 1 { "" } else { "s" }
                 ));
-                return Err(Failure::Exit(1));
+                return Err(Failure::Reported);
             }
             Ok(())
         }

@@ -144,6 +144,31 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// Every status comes from fail.rs, clap's included: help and version on
+/// stdout with 0, a mistake on stderr with 2, and a bad `--tokenizer` as
+/// pith's own usage message.
+#[test]
+fn help_version_and_usage_mistakes_keep_their_streams_and_statuses() {
+    let o = pith(&["--help"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Usage: pith"), "{}", stdout(&o));
+    assert_eq!(stderr(&o), "");
+    let o = pith(&["--version"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("pith "), "{}", stdout(&o));
+    let o = pith(&["frobnicate"], "{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+    let o = pith(&["measure", "--tokenizer", "p50k", "-"], "{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("pith: unknown tokenizer `p50k`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn tokens_prints_counts_per_input_and_a_total() {
     let o = pith(&["tokens"], "Hello, world!");
@@ -158,7 +183,7 @@ fn tokens_prints_counts_per_input_and_a_total() {
 
 #[test]
 fn schema_commands_fill_elide_and_check() {
-    let data = repo().join("crates/pith/tests/data/wire");
+    let data = repo().join("crates/pith-wire/tests/data/wire");
     let ts: Vec<String> = ["wire-state-defs.ts", "stand-ins.ts"]
         .iter()
         .map(|f| data.join(f).to_str().unwrap().to_owned())

@@ -375,11 +375,9 @@ fn large_rewrite() -> (usize, Duration, f64) {
         .collect();
     let text = format!("[\n{}\n]", rows.join(",\n"));
     // Whole, not cut to a budget: the cost of the rewrite itself.
-    let options = pith_mcp::RewriteOptions {
-        max_bytes: usize::MAX,
-        budget: None,
-        ..pith_mcp::RewriteOptions::default()
-    };
+    let options = pith_mcp::RewriteOptions::default()
+        .max_bytes(usize::MAX)
+        .budget(None);
     // Once to load the vocabulary, then timed.
     let _ = pith_mcp::rewrite_text("[1]", &options);
     let started = Instant::now();

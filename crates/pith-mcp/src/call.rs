@@ -7,7 +7,7 @@
 //! byte is the server's.
 
 use crate::envelope::{Span, Splice, elements, find, members, string_value};
-use crate::policy::Structured;
+use crate::options::Structured;
 use crate::rewrite::{
     BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, Rewritten, STRUCTURED_KEY_META_KEY,
     STRUCTURED_META_KEY, exceeded_notice, parse_structured, rewrite_value,

@@ -7,7 +7,8 @@
 //! # What it does
 //!
 //! [`run`] starts the server as a child process ([`run_remote`] speaks to
-//! a [`Remote`] URL instead) and moves newline-delimited JSON-RPC between
+//! a [`Remote`] URL instead; [`serve`] and [`serve_remote`] are the same
+//! inside a caller's tokio runtime, between streams it hands over) and moves newline-delimited JSON-RPC between
 //! pith's stdin/stdout and the server, both ways. Every message is
 //! forwarded byte for byte except these, whose edits are spliced into the
 //! server's bytes (nothing else of the message changes):
@@ -47,7 +48,7 @@ mod http;
 pub mod install;
 pub mod ledger;
 mod more;
-mod policy;
+mod options;
 mod proxy;
 mod rewrite;
 mod state;
@@ -57,12 +58,14 @@ mod track;
 pub use call::JOINED_META_KEY;
 pub use http::{Remote, RemoteError};
 pub use more::{MORE_MAX_AGE, MORE_MAX_BYTES, MORE_TOOL};
-pub use policy::{DEFAULT_EXCLUDES, Options, Structured, ToolFilter, server_name};
-pub use proxy::{SERVER_GONE_CODE, run, run_remote};
+pub use options::{
+    DEFAULT_BUDGET, DEFAULT_EXCLUDES, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, Options,
+    RewriteOptions, Structured, ToolFilter, server_name,
+};
+pub use proxy::{SERVER_GONE_CODE, run, run_remote, serve, serve_remote};
 pub use rewrite::{
-    BUDGET_META_KEY, Cut, DEFAULT_BUDGET, DEFAULT_MAX_BYTES, DEFAULT_MIN_SAVING, ENCODING_META_KEY,
-    Encoding, MIN_BUDGET, MORE_HINT, RewriteOptions, Rewritten, STRUCTURED_KEY_META_KEY,
-    STRUCTURED_META_KEY, rewrite_text,
+    BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, MIN_BUDGET, MORE_HINT, Rewritten,
+    STRUCTURED_KEY_META_KEY, STRUCTURED_META_KEY, rewrite_text,
 };
 
 use std::fmt;

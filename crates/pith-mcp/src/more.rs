@@ -10,8 +10,9 @@
 //! An unknown or expired cursor is answered with an `isError` result that
 //! says so, never a protocol error.
 
+use crate::options::RewriteOptions;
 use crate::rewrite::{BUDGET_META_KEY, Cut, ENCODING_META_KEY};
-use crate::rewrite::{Encoding, RewriteOptions, cut_to_budget, exceeded_notice};
+use crate::rewrite::{Encoding, cut_to_budget, exceeded_notice};
 use pith::Value;
 use pith::budget::Cursor;
 use std::collections::{HashMap, VecDeque};

@@ -22,7 +22,7 @@
 use crate::Error;
 use crate::envelope::Splice;
 use crate::more;
-use crate::policy::Options;
+use crate::options::Options;
 use crate::state::State;
 use crate::track::{Action, MoreCall, Tracker};
 use std::ffi::{OsStr, OsString};
@@ -65,45 +65,77 @@ const LIST_CHANGED: &[u8] =
 /// ended it. It is 1 instead of 0 when requests were left unanswered (each
 /// of those got an error response first), whether the server exited or
 /// the client closed stdin while waiting.
+///
+/// `run` blocks on a runtime of its own; [`serve`] is the same proxy inside
+/// the caller's tokio runtime.
 pub fn run(command: &OsStr, args: &[OsString], options: &Options) -> Result<u8, Error> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(Error::Runtime)?;
+    on_stdio(|client_in, client_out| serve(command, args, options, client_in, client_out))
+}
+
+/// The proxy of [`run`] as a future, for a caller that already has a tokio
+/// runtime: starts `command` with `args` as the MCP server and moves
+/// newline-delimited JSON-RPC between the client's side (`client_in`, what
+/// the client sends; `client_out`, where its answers go) and the server
+/// until either side ends. Returns the status [`run`] would return.
+///
+/// The runtime must have I/O and time enabled (`enable_all`), as a process
+/// child and signals need them; the proxy spawns its tasks on it and runs
+/// long rewrites on its blocking pool. SIGTERM, SIGINT and SIGHUP received
+/// by the process while it runs are passed on to the server, as with `run`.
+/// Given `tokio::io::stdin()`, note that tokio reads stdin on a blocking
+/// thread that may outlive the proxy (`run` shuts its runtime down in the
+/// background for that reason).
+pub async fn serve<I, O>(
+    command: &OsStr,
+    args: &[OsString],
+    options: &Options,
+    client_in: I,
+    client_out: O,
+) -> Result<u8, Error>
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
     let state = Arc::new(State::new(
         options.clone(),
         options.open_ledger(command, args),
     ));
-    let result = runtime.block_on(async {
-        let child = Command::new(command)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|source| Error::Spawn {
-                command: command.to_string_lossy().into_owned(),
-                source,
-            })?;
-        proxy(tokio::io::stdin(), tokio::io::stdout(), child, state).await
-    });
-    // A read of pith's stdin may still be blocked in the runtime's thread
-    // pool; it must not keep the process alive.
-    runtime.shutdown_background();
-    result
+    let child = Command::new(command)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|source| Error::Spawn {
+            command: command.to_string_lossy().into_owned(),
+            source,
+        })?;
+    proxy(client_in, client_out, child, state).await
 }
 
 /// Proxies this process's stdin and stdout to the remote MCP server
 /// `remote` over streamable HTTP (see [`Remote`](crate::Remote)) until the client
 /// closes stdin or a signal arrives; returns the exit status pith should
 /// exit with: 0, 1 when requests were left unanswered, or 128 + the
-/// signal.
+/// signal. [`serve_remote`] is the same inside the caller's runtime.
 pub fn run_remote(remote: &crate::Remote, options: &Options) -> Result<u8, Error> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(Error::Runtime)?;
+    on_stdio(|client_in, client_out| serve_remote(remote, options, client_in, client_out))
+}
+
+/// The proxy of [`run_remote`] as a future, inside the caller's tokio
+/// runtime, between the client's side (`client_in`, `client_out`) and
+/// `remote`; the runtime needs what [`serve`] says.
+pub async fn serve_remote<I, O>(
+    remote: &crate::Remote,
+    options: &Options,
+    client_in: I,
+    client_out: O,
+) -> Result<u8, Error>
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
     let name = options.name.clone().unwrap_or_else(|| {
         remote
             .url
@@ -118,12 +150,22 @@ pub fn run_remote(remote: &crate::Remote, options: &Options) -> Result<u8, Error
         named.clone(),
         named.open_ledger(OsStr::new(""), &[]),
     ));
-    let result = runtime.block_on(remote_proxy(
-        remote,
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        state,
-    ));
+    remote_proxy(remote, client_in, client_out, state).await
+}
+
+/// Runs `proxy` between this process's stdin and stdout on a
+/// current-thread runtime of its own: the blocking entry points.
+fn on_stdio<F>(proxy: impl FnOnce(tokio::io::Stdin, tokio::io::Stdout) -> F) -> Result<u8, Error>
+where
+    F: std::future::Future<Output = Result<u8, Error>>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let result = runtime.block_on(proxy(tokio::io::stdin(), tokio::io::stdout()));
+    // A read of pith's stdin may still be blocked in the runtime's thread
+    // pool; it must not keep the process alive.
     runtime.shutdown_background();
     result
 }

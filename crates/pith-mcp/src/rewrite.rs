@@ -5,35 +5,12 @@
 
 use pith::budget::{Budget, BudgetError, FitOptions, READ_OUTPUT, fit};
 use pith::select::{self, Form, Metric, Syntax};
-use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::tokens::Tokenizer;
 use pith::toon::DecodeOptions;
 use pith::{Map, Value};
 use std::cell::{Cell, RefCell};
 
-/// The least saving, in tokens, for which a text is rewritten, unless told
-/// otherwise.
-///
-/// Ten tokens is about one short line. Below that a reader gains nothing
-/// worth meeting a second notation for, and a proxy that leaves small
-/// answers alone is easier to trust.
-pub const DEFAULT_MIN_SAVING: usize = 10;
-
-/// Texts longer than this many bytes are forwarded untouched, unless told
-/// otherwise: parsing, rendering, checking and counting tokens of a text
-/// takes time in proportion to its size, and this bounds the delay one
-/// result can add (about 0.3 s for 8 MiB on one core; see the `overhead`
-/// bench).
-pub const DEFAULT_MAX_BYTES: usize = 8 << 20;
-
-/// The budget of each rewritten text unless told otherwise, in tokens of
-/// the rewrite's tokenizer (o200k by default).
-///
-/// Claude Code refuses an MCP result over 25,000 tokens of its own
-/// tokenizer (which counts JSON and TOON at up to about 1.3 times o200k)
-/// and moves one over 50,000 characters to a file; 10,000 o200k tokens is
-/// about 35,000 characters of TOON, under both. A cut result loses
-/// nothing: `pith_more` returns the rest.
-pub const DEFAULT_BUDGET: usize = 10_000;
+use crate::options::RewriteOptions;
 
 /// The key under which a rewritten content item names its encoding in its
 /// `_meta` object.
@@ -55,39 +32,6 @@ pub const STRUCTURED_META_KEY: &str = "pith/structuredContent";
 /// dropped `structuredContent` whose value its text holds: the dropped
 /// value was `{"<name>": <the text's value>}`.
 pub const STRUCTURED_KEY_META_KEY: &str = "pith/structuredKey";
-
-/// How texts are rewritten (a part of [`Options`](crate::Options)).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RewriteOptions {
-    /// The least saving, in tokens, worth a rewrite (default
-    /// [`DEFAULT_MIN_SAVING`]); a rewrite always saves at least one token.
-    pub min_saving: usize,
-    /// The tokenizer that counts the saving (default o200k).
-    pub tokenizer: TokenizerKind,
-    /// Longer texts are left untouched (default [`DEFAULT_MAX_BYTES`]).
-    pub max_bytes: usize,
-    /// Bound on each rewritten text, in tokens of `tokenizer` (default
-    /// [`DEFAULT_BUDGET`]; `None` never cuts). A text whose cheapest
-    /// rendering exceeds it is cut at row boundaries with the omission
-    /// receipts of [`pith::budget`] (or, when nothing fits, replaced by a
-    /// short `output_budget_exceeded` notice).
-    pub budget: Option<usize>,
-    /// The lowest readability score a rewritten text may have (default
-    /// [`select::DEFAULT_MIN_READABILITY`]; see `docs/notation.md`).
-    pub min_readability: u8,
-}
-
-impl Default for RewriteOptions {
-    fn default() -> Self {
-        RewriteOptions {
-            min_saving: DEFAULT_MIN_SAVING,
-            tokenizer: TokenizerKind::O200k,
-            max_bytes: DEFAULT_MAX_BYTES,
-            budget: Some(DEFAULT_BUDGET),
-            min_readability: select::DEFAULT_MIN_READABILITY,
-        }
-    }
-}
 
 /// The notation of a rewritten text, as named in `_meta`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,11 +203,10 @@ pub(crate) fn cut_to_budget(
     cursor: Option<pith::budget::Cursor>,
 ) -> Option<Rewritten> {
     let tokenizer = rewrite.tokenizer;
-    let fit_opts = FitOptions {
-        budget: Budget::Tokens(budget),
-        tokenizer,
-        cursor,
-    };
+    let fit_opts = FitOptions::default()
+        .budget(Budget::Tokens(budget))
+        .tokenizer(tokenizer)
+        .cursor(cursor);
     let opts = auto_options(rewrite);
     // `fit` hands back the text `render` returned last, so the notation
     // and cursors recorded last are that text's.
@@ -399,12 +342,10 @@ pub(crate) fn exceeded_notice(
 pub const MIN_BUDGET: usize = 200;
 
 fn auto_options(opts: &RewriteOptions) -> select::Options {
-    select::Options {
-        form: Form::Auto,
-        metric: Metric::Tokens(opts.tokenizer),
-        min_readability: opts.min_readability,
-        ..select::Options::default()
-    }
+    select::Options::default()
+        .form(Form::Auto)
+        .metric(Metric::Tokens(opts.tokenizer))
+        .min_readability(opts.min_readability)
 }
 
 /// THE RENDERER: the one call site that decides which text stands for a

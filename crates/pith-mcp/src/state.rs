@@ -4,7 +4,7 @@
 
 use crate::ledger::Ledger;
 use crate::more::Store;
-use crate::policy::Options;
+use crate::options::Options;
 use std::collections::HashSet;
 use std::sync::{Mutex, MutexGuard};
 

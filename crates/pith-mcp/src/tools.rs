@@ -4,7 +4,7 @@
 
 use crate::envelope::{Splice, elements, find, members, string_value};
 use crate::more::{MORE_TOOL, tool_definition};
-use crate::policy::Structured;
+use crate::options::Structured;
 use crate::state::State;
 use std::ops::Range;
 

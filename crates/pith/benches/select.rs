@@ -32,11 +32,11 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
     let text = support::generated(file);
     let value = pith::json::parse(&text).expect("dataset parses");
     let toon = pith::toon::EncodeOptions::default();
-    let opts = |form, metric| Options {
-        form,
-        metric,
-        toon: toon.clone(),
-        ..Options::default()
+    let opts = |form, metric| {
+        Options::default()
+            .form(form)
+            .metric(metric)
+            .toon(toon.clone())
     };
     let bytes = opts(Form::Auto, Metric::Bytes);
     let tokens = opts(Form::Auto, Metric::Tokens(TokenizerKind::O200k));

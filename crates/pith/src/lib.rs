@@ -16,7 +16,9 @@
 //!   other entry points (`to_writer`, `to_vec`, `from_slice`, `from_reader`)
 //!   are in [`json`] and [`toon`], for each text.
 //! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
-//!   ids), the `ceil(bytes / 4)` estimate, and incremental counting.
+//!   ids), the `ceil(bytes / 4)` estimate, and incremental counting; the
+//!   crate `pith-tokens`, re-exported (it has no dependencies, for users who
+//!   want only the tokenizer).
 //! * [`table`]: key-hoisted tables inside TOON and columnar tables in JSON,
 //!   collections of object rows written once per column, restored exactly.
 //! * [`notation`]: the pith notation, TOON grown for nested records
@@ -25,11 +27,12 @@
 //!   and per document, never more than compact JSON), and the one reader of
 //!   them all.
 //! * [`equiv`]: equality under the fact-preservation contract.
-//! * [`wire`]: typed definitions of the JSON a harness sends, with
-//!   validation, absent-field defaults, lossless elision and JSON Schema.
 //! * [`budget`]: the whole output within a token budget, collections cut
 //!   at row boundaries with omission receipts and continuation cursors.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
+//!
+//! Typed wire definitions (validation, absent-field defaults, lossless
+//! elision, JSON Schema) are the crate `pith-wire`, a layer above this one.
 //!
 //! The library does no I/O of its own beyond the `io::Write` or `io::Read`
 //! it is handed, and never prints (`tests/tidy.rs` holds it to that).
@@ -40,14 +43,15 @@ pub mod error;
 pub mod json;
 pub mod notation;
 pub mod number;
-mod path;
+mod options;
+pub mod path;
 pub mod select;
 mod serde;
 pub mod table;
-pub mod tokens;
 pub mod toon;
 pub mod value;
-pub mod wire;
+
+pub use pith_tokens as tokens;
 
 pub use crate::serde::{from_value, to_value};
 pub use error::{Error, ErrorKind, Position, Result};
@@ -74,8 +78,9 @@ pub const DEFAULT_MAX_DEPTH: usize = 256;
 /// dropping a [`Value`] keep their own stacks and go any depth.
 pub const MAX_DEPTH_LIMIT: usize = 1024;
 
-/// `max_depth` as the readers and writers that recurse honour it.
-pub(crate) fn depth_limit(max_depth: usize) -> usize {
+/// `max_depth` as the readers and writers that recurse honour it: at most
+/// [`MAX_DEPTH_LIMIT`].
+pub fn depth_limit(max_depth: usize) -> usize {
     max_depth.min(MAX_DEPTH_LIMIT)
 }
 

@@ -489,6 +489,7 @@ impl Number {
 /// What [`for_f64_readers`] does with a number that an `f64` does not hold
 /// exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Inexact {
     /// Keeps it: pith reads it back exactly, other readers may not.
     #[default]

@@ -4,7 +4,7 @@
 //! digit) follows a dot; any other key is a JSON string in brackets.
 
 /// Appends `key` to `path`: `.key`, or `["key"]` when it is not an identifier.
-pub(crate) fn push_key(path: &mut String, key: &str) {
+pub fn push_key(path: &mut String, key: &str) {
     if is_identifier(key) {
         if !path.is_empty() {
             path.push('.');
@@ -20,7 +20,7 @@ pub(crate) fn push_key(path: &mut String, key: &str) {
 }
 
 /// Appends `[i]` to `path`.
-pub(crate) fn push_index(path: &mut String, i: usize) {
+pub fn push_index(path: &mut String, i: usize) {
     path.push('[');
     path.push_str(itoa::Buffer::new().format(i));
     path.push(']');

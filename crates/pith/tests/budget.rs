@@ -331,11 +331,10 @@ fn run(
     cursor: Option<&str>,
     format: Format,
 ) -> Result<Fitted, BudgetError> {
-    let opts = FitOptions {
-        budget,
-        tokenizer: kind,
-        cursor: cursor.map(|c| c.parse::<Cursor>().expect("cursor parses")),
-    };
+    let opts = FitOptions::default()
+        .budget(budget)
+        .tokenizer(kind)
+        .cursor(cursor.map(|c| c.parse::<Cursor>().expect("cursor parses")));
     fit(doc, &opts, &render(format))
 }
 
@@ -608,11 +607,10 @@ fn the_text_handed_back_is_the_last_rendered() {
     };
     let doc = users(200);
     let fitted = |budget, cursor: Option<&str>| {
-        let opts = FitOptions {
-            budget,
-            tokenizer: TokenizerKind::O200k,
-            cursor: cursor.map(|c| c.parse::<Cursor>().expect("cursor parses")),
-        };
+        let opts = FitOptions::default()
+            .budget(budget)
+            .tokenizer(TokenizerKind::O200k)
+            .cursor(cursor.map(|c| c.parse::<Cursor>().expect("cursor parses")));
         fit(&doc, &opts, &noting)
     };
     let cut = fitted(Budget::Tokens(100), None).expect("fits");

@@ -163,10 +163,7 @@ fn spec_root() -> PathBuf {
 
 fn run_encode(case: &serde_json::Value, spec: Spec, lossless: Option<&str>) -> Result<(), Failed> {
     let opts = &case["options"];
-    let mut o = EncodeOptions {
-        spec,
-        ..EncodeOptions::default()
-    };
+    let mut o = EncodeOptions::default().spec(spec);
     if let Some(n) = opts.get("indentSize").or(opts.get("indent")) {
         o.indent = n.as_u64().expect("indent") as usize;
     }
@@ -197,11 +194,9 @@ fn run_encode(case: &serde_json::Value, spec: Spec, lossless: Option<&str>) -> R
     }
     let mut want = case["expected"].as_str().expect("expected TOON text");
     if let Some(text) = lossless {
-        let expand = DecodeOptions {
-            spec,
-            expand_paths: ExpandPaths::Safe,
-            ..DecodeOptions::default()
-        };
+        let expand = DecodeOptions::default()
+            .spec(spec)
+            .expand_paths(ExpandPaths::Safe);
         let reads = |t: &str| pith::toon::decode(t, &expand).ok() == Some(input.clone());
         if reads(want) {
             return Err("the fixture's text decodes to its input: drop it from the list".into());
@@ -220,10 +215,7 @@ fn run_encode(case: &serde_json::Value, spec: Spec, lossless: Option<&str>) -> R
 
 fn run_decode(case: &serde_json::Value, spec: Spec) -> Result<(), Failed> {
     let opts = &case["options"];
-    let mut o = DecodeOptions {
-        spec,
-        ..DecodeOptions::default()
-    };
+    let mut o = DecodeOptions::default().spec(spec);
     if let Some(n) = opts.get("indentSize").or(opts.get("indent")) {
         o.indent = n.as_u64().expect("indent") as usize;
     }

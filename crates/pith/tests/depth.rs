@@ -39,23 +39,13 @@ fn with_stack(f: impl FnOnce() + Send + 'static) {
 fn a_raised_limit_stops_at_what_the_stack_holds() {
     with_stack(|| {
         let raised = 10_000;
-        let decode = DecodeOptions {
-            max_depth: raised,
-            ..DecodeOptions::default()
-        };
-        let encode = EncodeOptions {
-            max_depth: raised,
-            ..EncodeOptions::default()
-        };
+        let decode = DecodeOptions::default().max_depth(raised);
+        let encode = EncodeOptions::default().max_depth(raised);
         for v in [nested_objects(raised), nested_arrays(raised)] {
             let e = pith::toon::encode(&v, &encode).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
             for form in Form::ALL {
-                let opts = Options {
-                    form,
-                    toon: encode.clone(),
-                    ..Options::default()
-                };
+                let opts = Options::default().form(form).toon(encode.clone());
                 match select::encode(&v, &opts) {
                     // JSON is written without recursion, at any depth
                     // (columnar tables only down to the cap).
@@ -91,11 +81,7 @@ fn a_raised_limit_stops_at_what_the_stack_holds() {
             let text = pith::toon::encode(&v, &encode).unwrap();
             assert_eq!(pith::toon::decode(&text, &decode).unwrap(), v);
             for form in Form::ALL {
-                let opts = Options {
-                    form,
-                    toon: encode.clone(),
-                    ..Options::default()
-                };
+                let opts = Options::default().form(form).toon(encode.clone());
                 let out = select::encode(&v, &opts).unwrap();
                 assert_eq!(
                     select::decode(out.text.as_bytes(), &decode).unwrap(),
@@ -128,7 +114,7 @@ fn values_of_any_depth_drop_without_recursion() {
     // A JSON text nested that deep reads (the JSON reader keeps its own
     // stack) and is freed.
     let deep = "[".repeat(200_000) + &"]".repeat(200_000);
-    let opts = pith::json::ParseOptions { max_depth: 200_000 };
+    let opts = pith::json::ParseOptions::default().max_depth(200_000);
     let v = pith::json::parse_with(deep.as_bytes(), &opts).unwrap();
     assert_eq!(v.depth(), 200_000);
     assert_eq!(pith::json::to_string(&v), deep);

@@ -110,12 +110,10 @@ fn spec_3_3_encodes_like_the_reference() {
         .zip(&reference)
         .filter(|(doc, text)| {
             let (delimiter, indent, flatten) = doc.options;
-            let unfolded = EncodeOptions {
-                delimiter,
-                indent,
-                spec: Spec::V3,
-                ..EncodeOptions::default()
-            };
+            let unfolded = EncodeOptions::default()
+                .delimiter(delimiter)
+                .indent(indent)
+                .spec(Spec::V3);
             flatten.is_some()
                 && pith::toon::encode(&doc.value, &unfolded).ok().as_ref() != Some(*text)
         })
@@ -190,18 +188,16 @@ fn check(reference: &Reference, docs: &[Doc]) -> Vec<String> {
     let mut quoted = 0;
     for (doc, want) in docs.iter().zip(&outputs) {
         let (delimiter, indent, flatten) = doc.options;
-        let opts = EncodeOptions {
-            delimiter,
-            indent,
-            spec: reference.spec,
-            key_folding: if flatten.is_some() {
+        let opts = EncodeOptions::default()
+            .delimiter(delimiter)
+            .indent(indent)
+            .spec(reference.spec)
+            .key_folding(if flatten.is_some() {
                 KeyFolding::Safe
             } else {
                 KeyFolding::Off
-            },
-            flatten_depth: flatten.unwrap_or(usize::MAX),
-            ..EncodeOptions::default()
-        };
+            })
+            .flatten_depth(flatten.unwrap_or(usize::MAX));
         let got = pith::toon::encode(&doc.value, &opts);
         let want = match want {
             Ok(text) => text,
@@ -260,16 +256,14 @@ fn check(reference: &Reference, docs: &[Doc]) -> Vec<String> {
         if flatten.is_some() && has_key(&doc.value, is_dotted) {
             continue;
         }
-        let decode_opts = DecodeOptions {
-            indent,
-            spec: reference.spec,
-            expand_paths: if flatten.is_some() {
+        let decode_opts = DecodeOptions::default()
+            .indent(indent)
+            .spec(reference.spec)
+            .expand_paths(if flatten.is_some() {
                 ExpandPaths::Safe
             } else {
                 ExpandPaths::Off
-            },
-            ..DecodeOptions::default()
-        };
+            });
         let back = pith::toon::decode(want, &decode_opts);
         match back {
             Ok(v) if pith::equiv::equivalent(&doc.value, &v) => {}
@@ -329,21 +323,14 @@ fn same_but_quoted(
     indent: usize,
 ) -> Result<(), String> {
     let got = got.map_err(|e| format!("pith refused the document: {e}"))?;
-    let literal = DecodeOptions {
-        indent,
-        spec: Spec::V3,
-        ..DecodeOptions::default()
-    };
+    let literal = DecodeOptions::default().indent(indent).spec(Spec::V3);
     let read = |text: &str, opts: &DecodeOptions| {
         pith::toon::decode(text, opts).map_err(|e| e.render(text).to_string())
     };
     if read(got, &literal)? != read(want, &literal)? {
         return Err("the texts read differently without path expansion".into());
     }
-    let expand = DecodeOptions {
-        expand_paths: ExpandPaths::Safe,
-        ..literal
-    };
+    let expand = literal.expand_paths(ExpandPaths::Safe);
     let back = read(got, &expand)?;
     if !pith::equiv::equivalent(value, &back) {
         return Err(format!(

@@ -153,9 +153,9 @@ fn builds_the_exact_value() {
 fn nesting_up_to_the_limit_is_accepted() {
     let v = parse_all(nested_arrays(256).as_bytes()).unwrap();
     assert_eq!(v.depth(), 256);
-    let opts = ParseOptions { max_depth: 3 };
+    let opts = ParseOptions::default().max_depth(3);
     assert!(json::parse_with(b"[{\"a\":[]}]", &opts).is_ok());
-    let zero = ParseOptions { max_depth: 0 };
+    let zero = ParseOptions::default().max_depth(0);
     assert_eq!(json::parse_with(b"1", &zero).unwrap(), num("1"));
 }
 
@@ -450,18 +450,18 @@ fn hostile_nesting_is_an_error_not_a_stack_overflow() {
     assert!(e.message().contains("at most 256 levels"), "{e}");
     let e = json::parse(&nested_arrays(100_000)).unwrap_err();
     assert_eq!((e.kind(), e.column()), (ErrorKind::DepthLimit, 257));
-    let opts = ParseOptions { max_depth: 2 };
+    let opts = ParseOptions::default().max_depth(2);
     let e = json::parse_with(b"[[[]]]", &opts).unwrap_err();
     assert_eq!((e.kind(), e.column()), (ErrorKind::DepthLimit, 3));
     let e = json::parse_with(b"{\"a\":{\"b\":{}}}", &opts).unwrap_err();
     assert_eq!((e.kind(), e.column()), (ErrorKind::DepthLimit, 11));
-    let zero = ParseOptions { max_depth: 0 };
+    let zero = ParseOptions::default().max_depth(0);
     assert_eq!(
         json::parse_with(b"[]", &zero).unwrap_err().kind(),
         ErrorKind::DepthLimit
     );
     // A generous limit is honoured too, still without recursion.
-    let deep = ParseOptions { max_depth: 20_000 };
+    let deep = ParseOptions::default().max_depth(20_000);
     let v = json::parse_with(nested_arrays(20_000).as_bytes(), &deep).unwrap();
     assert_eq!(v.depth(), 20_000);
     assert_eq!(json::to_string(&v), nested_arrays(20_000));

@@ -153,7 +153,7 @@ proptest! {
     /// `auto` never costs more than the input's compact JSON, and reads back.
     #[test]
     fn auto_never_costs_more_than_compact_json(v in value(), floor in 2u8..=5) {
-        let opts = select::Options { min_readability: floor, ..Default::default() };
+        let opts = select::Options::default().min_readability(floor);
         let out = select::encode(&v, &opts).unwrap();
         let tok = Tokenizer::get(TokenizerKind::O200k);
         let json = pith::json::to_string(&v);
@@ -320,12 +320,10 @@ fn the_pith_form_obeys_the_floor() {
         .collect();
     let v = pith::json::parse(&format!("[{}]", rows.join(","))).unwrap();
     for floor in [5, 4, 3] {
-        let opts = select::Options {
-            form: Form::Pith,
-            metric: Metric::Tokens(TokenizerKind::O200k),
-            min_readability: floor,
-            ..Default::default()
-        };
+        let opts = select::Options::default()
+            .form(Form::Pith)
+            .metric(Metric::Tokens(TokenizerKind::O200k))
+            .min_readability(floor);
         let out = select::encode(&v, &opts).unwrap();
         assert!(select::readability(&out) >= floor, "{floor}: {}", out.text);
         assert_eq!(

@@ -59,10 +59,7 @@ fn strict() -> DecodeOptions {
 }
 
 fn lenient() -> DecodeOptions {
-    DecodeOptions {
-        strict: false,
-        ..DecodeOptions::default()
-    }
+    DecodeOptions::default().strict(false)
 }
 
 #[test]
@@ -841,10 +838,7 @@ fn text_blocks_refused() {
 
 #[test]
 fn depth_is_bounded_everywhere() {
-    let shallow = DecodeOptions {
-        max_depth: 3,
-        ..DecodeOptions::default()
-    };
+    let shallow = DecodeOptions::default().max_depth(3);
     same(
         &[
             ("%pith\na:\n  b:\n    c: 1", r#"{"a":{"b":{"c":1}}}"#),
@@ -993,10 +987,7 @@ fn lenient_mode_relaxes_counts_and_blank_lines_only() {
 
 #[test]
 fn indent_option_is_honoured() {
-    let four = DecodeOptions {
-        indent: 4,
-        ..DecodeOptions::default()
-    };
+    let four = DecodeOptions::default().indent(4);
     same(
         &[(
             "%pith\na:\n    b: \"\"\"\n        x\n        \"\"\"\n    t[1]{c}:\n        1",
@@ -1209,7 +1200,7 @@ proptest! {
         let mut opts = pith::notation::Options::for_readability(min, refs);
         opts.delimiter = delimiter;
         opts.indent = indent;
-        let read = DecodeOptions { indent, ..DecodeOptions::default() };
+        let read = DecodeOptions::default().indent(indent);
         let doc = pith::notation::encode(&v, &opts).expect("encodes");
         let json = pith::json::to_string(&v);
         match pith::notation::decode(doc.text.as_bytes(), &read) {

@@ -127,9 +127,9 @@ proptest! {
 
     #[test]
     fn toon_round_trips(v in value(), d in 0usize..3, indent in 1usize..=4) {
-        let enc = EncodeOptions { indent, delimiter: DELIMITERS[d], ..EncodeOptions::default() };
+        let enc = EncodeOptions::default().indent(indent).delimiter(DELIMITERS[d]);
         let text = pith::toon::encode(&v, &enc).expect("encodes");
-        let dec = DecodeOptions { indent, ..DecodeOptions::default() };
+        let dec = DecodeOptions::default().indent(indent);
         let back = pith::toon::decode(&text, &dec)
             .unwrap_or_else(|e| panic!("{}\n--- text:\n{text}", e.render(&text)));
         prop_assert!(same(&v, &back), "value {v:?}\ntext:\n{text}\nback {back:?}");
@@ -138,20 +138,9 @@ proptest! {
     #[test]
     fn toon3_round_trips_with_key_folding(v in value(), d in 0usize..3, indent in 1usize..=4) {
         // Literal keys such as `a.b` included: folding writes them quoted.
-        let enc = EncodeOptions {
-            indent,
-            delimiter: DELIMITERS[d],
-            spec: Spec::V3,
-            key_folding: KeyFolding::Safe,
-            ..EncodeOptions::default()
-        };
+        let enc = EncodeOptions::default().indent(indent).delimiter(DELIMITERS[d]).spec(Spec::V3).key_folding(KeyFolding::Safe);
         let text = pith::toon::encode(&v, &enc).expect("encodes");
-        let dec = DecodeOptions {
-            indent,
-            spec: Spec::V3,
-            expand_paths: ExpandPaths::Safe,
-            ..DecodeOptions::default()
-        };
+        let dec = DecodeOptions::default().indent(indent).spec(Spec::V3).expand_paths(ExpandPaths::Safe);
         let back = pith::toon::decode(&text, &dec)
             .unwrap_or_else(|e| panic!("{}\n--- text:\n{text}", e.render(&text)));
         prop_assert!(same(&v, &back), "value {v:?}\ntext:\n{text}\nback {back:?}");
@@ -191,16 +180,12 @@ fn the_equivalence_check_catches_lost_facts() {
 /// key folding, read back with path expansion, split literal dotted keys.
 #[test]
 fn key_folding_keeps_literal_dotted_keys() {
-    let enc = EncodeOptions {
-        spec: Spec::V3,
-        key_folding: KeyFolding::Safe,
-        ..EncodeOptions::default()
-    };
-    let dec = DecodeOptions {
-        spec: Spec::V3,
-        expand_paths: ExpandPaths::Safe,
-        ..DecodeOptions::default()
-    };
+    let enc = EncodeOptions::default()
+        .spec(Spec::V3)
+        .key_folding(KeyFolding::Safe);
+    let dec = DecodeOptions::default()
+        .spec(Spec::V3)
+        .expand_paths(ExpandPaths::Safe);
     for json in [
         r#"{"user.name":"Ada"}"#,
         r#"{"a":{"b":1},"c.d":2}"#,

@@ -211,12 +211,10 @@ fn document() -> impl Strategy<Value = Value> {
 }
 
 fn opts(form: Form, metric: Metric) -> Options {
-    Options {
-        form,
-        metric,
-        toon: EncodeOptions::default(),
-        ..Options::default()
-    }
+    Options::default()
+        .form(form)
+        .metric(metric)
+        .toon(EncodeOptions::default())
 }
 
 fn round_trip(v: &Value, o: &Options) -> Result<(), TestCaseError> {
@@ -287,15 +285,11 @@ proptest! {
 
     #[test]
     fn other_layouts_round_trip(v in value(), d in 0usize..3, indent in 1usize..=4) {
-        let toon = EncodeOptions {
-            indent,
-            delimiter: [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe][d],
-            ..EncodeOptions::default()
-        };
+        let toon = EncodeOptions::default().indent(indent).delimiter([Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe][d]);
         for form in [Form::Auto, Form::HoistedCompact, Form::Hoisted] {
-            let o = Options { form, metric: Metric::Tokens(TokenizerKind::O200k), toon: toon.clone(), ..Options::default() };
+            let o = Options::default().form(form).metric(Metric::Tokens(TokenizerKind::O200k)).toon(toon.clone());
             let out = encode(&v, &o).expect("encodes");
-            let dec = DecodeOptions { indent, ..DecodeOptions::default() };
+            let dec = DecodeOptions::default().indent(indent);
             let back = decode(out.text.as_bytes(), &dec)
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{}", out.text)))?;
             prop_assert!(equivalent(&v, &back), "{:?}\n{}", difference(&v, &back), out.text);
@@ -548,10 +542,7 @@ fn auto_picks_per_collection_and_per_document() {
         "%pith\nitems[4]{id,title,tags[]}:\n1,first,a b\n2,second,c\n3,third,[]\n4,fourth,d\ncount: 4"
     );
     // At readability 5 hoisted tables (metadata to apply) are out, as they are.
-    let five = Options {
-        min_readability: 5,
-        ..opts(Form::Auto, Metric::default())
-    };
+    let five = (opts(Form::Auto, Metric::default())).min_readability(5);
     let out = encode(&v, &five).unwrap();
     assert!(out.tables.is_empty(), "{}", out.text);
     assert_eq!(pith::select::readability(&out), 5);

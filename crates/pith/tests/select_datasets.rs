@@ -195,10 +195,7 @@ const TERSE: [(&str, usize); 9] = [
 fn github_replies_beat_terse() {
     let dir = datasets().join("terse-github");
     let cl100k = Tokenizer::get(TokenizerKind::Cl100k);
-    let opts = Options {
-        metric: pith::select::Metric::Tokens(TokenizerKind::Cl100k),
-        ..Options::default()
-    };
+    let opts = Options::default().metric(pith::select::Metric::Tokens(TokenizerKind::Cl100k));
     // pith auto's tokens today, pinned.
     let pinned = [
         50_593, 10_511, 4_301, 28_553, 488, 32_162, 287, 1_652, 14_764,

@@ -344,10 +344,7 @@ fn the_seed_decoder_reads_the_extension() {
 #[test]
 fn corrupted_metadata_is_refused_in_strict_mode_and_read_as_the_seed_reads_it_otherwise() {
     let strict = pith::toon::DecodeOptions::default();
-    let lenient = pith::toon::DecodeOptions {
-        strict: false,
-        ..strict.clone()
-    };
+    let lenient = strict.clone().strict(false);
     // (document, error path, message fragment, what lenient decoding gives)
     let cases = [
         (

@@ -34,17 +34,11 @@ fn strict() -> DecodeOptions {
 }
 
 fn lenient() -> DecodeOptions {
-    DecodeOptions {
-        strict: false,
-        ..DecodeOptions::default()
-    }
+    DecodeOptions::default().strict(false)
 }
 
 fn v3() -> DecodeOptions {
-    DecodeOptions {
-        spec: Spec::V3,
-        ..DecodeOptions::default()
-    }
+    DecodeOptions::default().spec(Spec::V3)
 }
 
 #[test]
@@ -360,10 +354,7 @@ fn indentation_and_structure() {
         ],
         &strict(),
     );
-    let four = DecodeOptions {
-        indent: 4,
-        ..DecodeOptions::default()
-    };
+    let four = DecodeOptions::default().indent(4);
     check(
         &[("a:\n   b: 1", Indentation, 2, 4, "multiples of 4")],
         &four,
@@ -483,10 +474,7 @@ fn duplicate_keys_in_every_position() {
 
 #[test]
 fn depth_limit_without_deep_recursion() {
-    let opts = DecodeOptions {
-        max_depth: 3,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions::default().max_depth(3);
     check(
         &[
             (
@@ -508,10 +496,7 @@ fn depth_limit_without_deep_recursion() {
         deep.push_str(&" ".repeat(i));
         deep.push_str("- [1]:\n");
     }
-    let one = DecodeOptions {
-        indent: 1,
-        ..DecodeOptions::default()
-    };
+    let one = DecodeOptions::default().indent(1);
     let err = decode(&deep, &one).unwrap_err();
     assert_eq!((err.kind(), err.line()), (DepthLimit, 256));
     // Keys nested through a field list deeper than the limit.
@@ -523,10 +508,7 @@ fn depth_limit_without_deep_recursion() {
         }
     }
     let text = format!("t[1]{{{fields}}}:\n  1");
-    let opts = DecodeOptions {
-        max_depth: 50,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions::default().max_depth(50);
     assert_eq!(decode(&text, &opts).unwrap_err().kind(), DepthLimit);
 }
 
@@ -541,11 +523,9 @@ fn spec_3_3_mode_refuses_spec_4_syntax_and_reports_path_conflicts() {
         ],
         &v3(),
     );
-    let expand = DecodeOptions {
-        spec: Spec::V3,
-        expand_paths: ExpandPaths::Safe,
-        ..DecodeOptions::default()
-    };
+    let expand = DecodeOptions::default()
+        .spec(Spec::V3)
+        .expand_paths(ExpandPaths::Safe);
     check(
         &[
             ("a.b: 1\na: 2", PathConflict, 2, 1, "an object and a number"),
@@ -630,12 +610,7 @@ proptest! {
 
     #[test]
     fn decoding_never_panics_and_errors_carry_positions(text in toonish()) {
-        for opts in [strict(), lenient(), v3(), DecodeOptions {
-            spec: Spec::V3,
-            strict: false,
-            expand_paths: ExpandPaths::Safe,
-            ..DecodeOptions::default()
-        }] {
+        for opts in [strict(), lenient(), v3(), DecodeOptions::default().spec(Spec::V3).strict(false).expand_paths(ExpandPaths::Safe)] {
             if let Err(e) = decode(&text, &opts) {
                 prop_assert!(e.line() > 0 && e.column() > 0, "{e}");
             }

@@ -2,7 +2,7 @@
 //! policy, budgets and notices.
 
 use super::*;
-use crate::policy::Options;
+use crate::options::Options;
 use crate::rewrite::{MORE_HINT, STRUCTURED_KEY_META_KEY, reads_back};
 
 use crate::rewrite::tests::records;

@@ -2,6 +2,8 @@
 //! JSON, thresholds, exact numbers, budgets, and that every rewrite reads back.
 
 use super::*;
+use crate::options::DEFAULT_MIN_SAVING;
+use pith::tokens::TokenizerKind;
 
 fn opts() -> RewriteOptions {
     RewriteOptions::default()
@@ -60,14 +62,7 @@ fn exact_numbers_and_lookalike_strings_survive() {
   {"id": 2, "v": 0.1000000000000000055511, "s": "42", "n": null, "e": [], "o": {}},
   {"id": 3, "v": -1.5e-300, "s": "null", "n": null, "e": [], "o": {}}
 ]"#;
-    let r = rewrite_text(
-        text,
-        &RewriteOptions {
-            min_saving: 1,
-            ..opts()
-        },
-    )
-    .expect("saves");
+    let r = rewrite_text(text, &opts().min_saving(1)).expect("saves");
     assert!(reads_back(&r.text, &parse(text)));
 }
 
@@ -100,25 +95,13 @@ fn min_saving_and_max_bytes_are_thresholds() {
     let text = records(20);
     let r = rewrite_text(&text, &opts()).unwrap();
     let saving = r.tokens_before - r.tokens_after;
-    let exact = RewriteOptions {
-        min_saving: saving,
-        ..opts()
-    };
+    let exact = opts().min_saving(saving);
     assert!(rewrite_text(&text, &exact).is_some());
-    let above = RewriteOptions {
-        min_saving: saving + 1,
-        ..opts()
-    };
+    let above = opts().min_saving(saving + 1);
     assert_eq!(rewrite_text(&text, &above), None);
-    let small = RewriteOptions {
-        max_bytes: text.len() - 1,
-        ..opts()
-    };
+    let small = opts().max_bytes(text.len() - 1);
     assert_eq!(rewrite_text(&text, &small), None);
-    let zero = RewriteOptions {
-        min_saving: 0,
-        ..opts()
-    };
+    let zero = opts().min_saving(0);
     // Zero still means "saves at least one token".
     assert_eq!(rewrite_text("[]", &zero), None);
     assert_eq!(rewrite_text("{}", &zero), None);
@@ -132,10 +115,7 @@ fn min_saving_and_max_bytes_are_thresholds() {
 
 #[test]
 fn bytes4_counts_too() {
-    let o = RewriteOptions {
-        tokenizer: TokenizerKind::Bytes4,
-        ..opts()
-    };
+    let o = opts().tokenizer(TokenizerKind::Bytes4);
     let r = rewrite_text(&records(20), &o).unwrap();
     assert_eq!(r.tokens_before, records(20).len().div_ceil(4));
 }
@@ -203,7 +183,7 @@ mod properties {
             } else {
                 pith::json::to_string(&v)
             };
-            let o = RewriteOptions { min_saving: 0, ..RewriteOptions::default() };
+            let o = RewriteOptions::default().min_saving(0);
             if let Some(r) = rewrite_text(&text, &o) {
                 prop_assert!(reads_back(&r.text, &v), "{}", r.text);
                 prop_assert!(r.tokens_after < r.tokens_before);
@@ -215,10 +195,7 @@ mod properties {
 #[test]
 fn a_budget_cuts_rows_with_receipts_and_leaves_small_texts_alone() {
     let text = records(200);
-    let o = RewriteOptions {
-        budget: Some(150),
-        ..opts()
-    };
+    let o = opts().budget(Some(150));
     let r = rewrite_text(&text, &o).expect("cut to fit");
     assert!(r.tokens_after <= 150, "{} tokens", r.tokens_after);
     let Some(Cut::Rows { omitted }) = r.cut else {
@@ -254,10 +231,7 @@ fn a_budget_cuts_rows_with_receipts_and_leaves_small_texts_alone() {
     );
 
     // Nothing fits: the explicit notice, never an empty answer.
-    let tiny = RewriteOptions {
-        budget: Some(3),
-        ..opts()
-    };
+    let tiny = opts().budget(Some(3));
     let r = rewrite_text(&text, &tiny).expect("a notice");
     assert!(matches!(r.cut, Some(Cut::Exceeded { .. })));
     assert!(r.text.contains("output_budget_exceeded"), "{}", r.text);
@@ -278,19 +252,13 @@ fn a_cut_text_is_named_by_the_notation_it_is_written_in() {
     let text = format!(r#"{{"issues":[{}]}}"#, rows.join(","));
     let whole = rewrite_text(&text, &opts()).expect("worth rewriting");
     assert_eq!(whole.encoding, Encoding::Pith, "{}", whole.text);
-    let o = RewriteOptions {
-        budget: Some(whole.tokens_after / 2),
-        ..opts()
-    };
+    let o = opts().budget(Some(whole.tokens_after / 2));
     let cut = rewrite_text(&text, &o).expect("cut to fit");
     assert!(matches!(cut.cut, Some(Cut::Rows { .. })), "{:?}", cut.cut);
     assert!(cut.text.starts_with("%pith\n"), "{}", cut.text);
     assert_eq!(cut.encoding, Encoding::Pith);
 
-    let tiny = RewriteOptions {
-        budget: Some(3),
-        ..opts()
-    };
+    let tiny = opts().budget(Some(3));
     let notice = rewrite_text(&text, &tiny).expect("a notice");
     assert!(matches!(notice.cut, Some(Cut::Exceeded { .. })));
     // The notice is one small object, cheapest as compact JSON.

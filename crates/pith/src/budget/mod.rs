@@ -161,6 +161,7 @@ pub const EXCEEDED: &str = "output_budget_exceeded";
 
 /// How many tokens the whole output may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Budget {
     /// At most this many tokens.
     Tokens(usize),
@@ -174,6 +175,7 @@ pub struct InvalidBudget(pub String);
 
 /// What [`fit`] needs besides the value and the renderer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FitOptions {
     /// The bound on the whole output.
     pub budget: Budget,
@@ -228,6 +230,14 @@ pub struct Exceeded {
     pub rows: usize,
     /// The `output_budget_exceeded` notice, rendered by the same renderer.
     pub text: String,
+}
+
+impl Default for FitOptions {
+    /// No bound (the renderer's output unchanged), counted in the first
+    /// tokenizer compiled in (o200k by default), no cursor.
+    fn default() -> FitOptions {
+        FitOptions::new(Budget::Unbounded, TokenizerKind::ALL[0])
+    }
 }
 
 impl FitOptions {

@@ -74,6 +74,7 @@ pub use crate::serde::entry::json::{
 
 /// Options for [`parse_with`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseOptions {
     /// Arrays and objects nested deeper than this are refused with
     /// [`ErrorKind::DepthLimit`](crate::ErrorKind::DepthLimit); `[]` has depth 1

@@ -106,6 +106,7 @@ pub const JSON_MARK: &str = "{\"$pith\": \"";
 
 /// A form pith writes (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Form {
     /// The cheapest of the others, never a positional one.
     #[default]
@@ -178,6 +179,7 @@ impl FromStr for Form {
 
 /// What `auto` minimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Metric {
     /// Tokens of this tokenizer, counted exactly.
     Tokens(TokenizerKind),
@@ -194,6 +196,7 @@ impl Default for Metric {
 
 /// Options for [`encode`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
     /// The form to write (default [`Form::Auto`]).
     pub form: Form,

@@ -49,6 +49,7 @@ use std::collections::{HashMap, HashSet};
 
 /// Which columns [`encode_table`] interns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Intern {
     /// None: every cell literal.
     Never,

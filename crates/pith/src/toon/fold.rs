@@ -126,7 +126,7 @@ pub(crate) fn is_path(key: &str) -> bool {
 }
 
 /// `^[A-Za-z_][A-Za-z0-9_]*$`: a segment that folding and expansion accept.
-pub(crate) fn is_identifier(s: &str) -> bool {
+pub fn is_identifier(s: &str) -> bool {
     match s.as_bytes().split_first() {
         Some((&f, rest)) => {
             (f.is_ascii_alphabetic() || f == b'_')

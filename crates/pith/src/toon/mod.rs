@@ -16,9 +16,8 @@ pub(crate) mod encode;
 mod fold;
 
 pub use encode::{Tokens, encode, encode_into, encode_to};
-pub(crate) use fold::is_identifier;
+pub use fold::is_identifier;
 pub(crate) mod decode;
-mod expand;
 
 pub(crate) use decode::opens_with_root_header;
 pub use decode::{decode, decode_bytes};
@@ -29,6 +28,7 @@ pub use crate::serde::entry::toon::{
 
 /// Which edition of the TOON specification to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Spec {
     /// Spec 4.x as `@toon-format/toon` 4.4.0 implements it.
     #[default]
@@ -69,6 +69,7 @@ impl Delimiter {
 /// Key folding (spec 3.3 §13.4): chains of single-key objects written as one
 /// dotted key, `a.b.c: 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum KeyFolding {
     /// Never fold.
     #[default]
@@ -80,6 +81,7 @@ pub enum KeyFolding {
 
 /// Path expansion (spec 3.3 §14.3): dotted keys read back as nested objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum ExpandPaths {
     /// Dotted keys stay literal keys.
     #[default]
@@ -90,6 +92,7 @@ pub enum ExpandPaths {
 
 /// Options for [`encode`](crate::toon) functions.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EncodeOptions {
     /// Spaces per indentation level (default 2, at least 1).
     pub indent: usize,
@@ -121,6 +124,7 @@ impl Default for EncodeOptions {
 
 /// Options for [`decode`](crate::toon) functions.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecodeOptions {
     /// Spaces per indentation level (default 2, at least 1).
     pub indent: usize,

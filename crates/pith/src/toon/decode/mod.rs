@@ -57,6 +57,7 @@
 //!
 //! [`MAX_EXPONENT`]: crate::number::MAX_EXPONENT
 
+mod expand;
 mod header;
 mod lines;
 pub(crate) mod object;
@@ -67,7 +68,7 @@ use self::header::{BadHeader, Class, Field, FieldKind, Fields, Header, Key};
 use self::lines::{Line, Lines, NO_BLANK};
 use self::object::{EMPTY_ENTRY, KeyMeta, Obj, Stack, fingerprint};
 use self::token::{Tok, fill};
-use super::{DecodeOptions, ExpandPaths, Spec, expand};
+use super::{DecodeOptions, ExpandPaths, Spec};
 use crate::{Error, ErrorKind, Map, Result, Value};
 
 /// Decodes TOON text.

@@ -1,0 +1,528 @@
+//! Token counts of many similar texts, each distinct line tokenized once.
+//!
+//! `auto` counts several candidate documents of one value, and they share
+//! most of their lines, mostly in the same order: the notation with and
+//! without references differs in the rows that use a name, a hoisted table
+//! and a sparse table in a few cells. [`LineCounts`] cuts each text into
+//! *segments* where counts add up (right after a line break followed by a
+//! line that starts with a character other than white space and is not
+//! `/`, see the module docs of [`crate`]) and remembers every
+//! segment it has tokenized, in order, with its count. The count of a text
+//! is the sum of its segments' counts, exactly [`Tokenizer::count`] of the
+//! whole.
+//!
+//! Every text counted leaves its *path*, the sequence of its segments'
+//! records. Counting a text follows the paths with a cursor: where the text
+//! goes on as a text counted before went on, its next segment is the one
+//! that came next there (or the one after that, where a segment was left
+//! out or changed), told by comparing bytes, with no hashing and no scan
+//! for line breaks. Elsewhere the segment is found by its hash, which also
+//! puts the cursor back in step, after the segment's latest use. A
+//! remembered segment stands for the text's bytes only if the cut after it
+//! is one where counts add up in this text too.
+//!
+//! A *fine* memo also cuts inside lines, before a `,`, `}` or `]` that
+//! follows an ASCII letter or digit: the piece before ends at the letter or
+//! digit (a contraction needs an apostrophe), and the one after starts at
+//! the punctuation whatever came before. The notation's writer counts with
+//! one: a flow value `{id:1,user:{login:octo,id:2}}` and the flow value of
+//! the object around it share all but the pieces where they join, so each
+//! nested object's layouts are counted at the cost of their joins.
+//!
+//! An indented segment whose first character after the spaces is an ASCII
+//! digit (a table row under its header) is counted as its indentation plus
+//! the segment unindented, and the unindented one is what is remembered:
+//! TOON's and the hoisted forms' rows then share their counts with the
+//! notation's, which are the same rows at the margin (see
+//! [`indent_digits`]).
+//!
+//! Segments are kept in an arena, and found by a hash keyed per memo in a
+//! table probed at most [`MAX_PROBE`] slots: input crafted to collide costs
+//! a direct count per segment, never a quadratic search. Segments longer
+//! than [`MAX_SEGMENT`] bytes (a one-line JSON text, say) are counted
+//! directly and not kept.
+
+use super::{Bounded, Tokenizer};
+use std::hash::{BuildHasher, RandomState};
+
+/// Segments longer than this are counted and not remembered.
+const MAX_SEGMENT: usize = 4096;
+/// Slots looked at before a segment is counted without the memo.
+const MAX_PROBE: usize = 32;
+/// The arena and the records stop growing here (offsets are 32 bits).
+const MAX_ARENA: usize = u32::MAX as usize;
+
+/// A remembered segment: where its bytes are in the arena, and its count.
+#[derive(Clone, Copy)]
+struct Record {
+    at: u32,
+    len: u32,
+    count: u32,
+}
+
+/// Exact token counts, each distinct segment tokenized once (see the module
+/// docs).
+pub struct LineCounts {
+    tokenizer: &'static Tokenizer,
+    /// Every remembered segment, in the order they were first counted.
+    records: Vec<Record>,
+    /// The records of the segments of every text counted, in order.
+    path: Vec<u32>,
+    /// Per record: its latest position in `path`.
+    latest: Vec<u32>,
+    arena: Vec<u8>,
+    /// Open addressing: the hash's upper half `<< 32 | record + 1`, 0 empty.
+    slots: Vec<u64>,
+    key: u64,
+    /// Whether lines are cut inside too (see the module docs).
+    fine: bool,
+    /// Whether every text is counted whole, nothing remembered (the
+    /// reference the memo is tested against).
+    direct: bool,
+    /// Per number of spaces: their tokens before a digit (0 not known).
+    pads: Vec<u32>,
+}
+
+impl LineCounts {
+    /// An empty memo for `tokenizer`.
+    pub fn new(tokenizer: &'static Tokenizer) -> LineCounts {
+        LineCounts {
+            tokenizer,
+            records: Vec::new(),
+            path: Vec::new(),
+            latest: Vec::new(),
+            arena: Vec::new(),
+            slots: Vec::new(),
+            key: RandomState::new().hash_one(0x6c69_6e65_u64) | 1,
+            fine: false,
+            direct: false,
+            pads: Vec::new(),
+        }
+    }
+
+    /// A "memo" that remembers nothing: every count is the tokenizer's own
+    /// (what the memo's users compare themselves with in their tests).
+    pub fn direct(tokenizer: &'static Tokenizer) -> LineCounts {
+        LineCounts {
+            direct: true,
+            ..LineCounts::new(tokenizer)
+        }
+    }
+
+    /// An empty memo for `tokenizer` that also cuts inside lines (see the
+    /// module docs).
+    pub fn fine(tokenizer: &'static Tokenizer) -> LineCounts {
+        LineCounts {
+            fine: true,
+            ..LineCounts::new(tokenizer)
+        }
+    }
+
+    /// The tokenizer it counts with.
+    pub fn tokenizer(&self) -> &'static Tokenizer {
+        self.tokenizer
+    }
+
+    /// The token count of `text`.
+    pub fn count(&mut self, text: &str) -> usize {
+        match self.count_bounded(text, 0, usize::MAX) {
+            Bounded::Exact(n) => n,
+            // Unreachable without bounds; the length is a safe answer.
+            Bounded::Below | Bounded::Above => text.len(),
+        }
+    }
+
+    /// The token count of `text`, or `None` once it is sure to be over `hi`.
+    pub fn count_unless_over(&mut self, text: &str, hi: usize) -> Option<usize> {
+        match self.count_bounded(text, 0, hi) {
+            Bounded::Exact(n) => Some(n),
+            Bounded::Below | Bounded::Above => None,
+        }
+    }
+
+    /// The token count of `text`, or `None` once it is sure to be under `lo`.
+    pub fn count_unless_under(&mut self, text: &str, lo: usize) -> Option<usize> {
+        match self.count_bounded(text, lo, usize::MAX) {
+            Bounded::Exact(n) => Some(n),
+            Bounded::Below | Bounded::Above => None,
+        }
+    }
+
+    /// [`Tokenizer::count_bounded`], segment by segment: a segment's tokens
+    /// are never more than its bytes, so once the tokens counted plus the
+    /// bytes left fall under `lo` the count is under `lo`.
+    fn count_bounded(&mut self, text: &str, lo: usize, hi: usize) -> Bounded {
+        if self.tokenizer.bpe.is_none() || self.direct {
+            return self.tokenizer.count_bounded(text, lo, hi);
+        }
+        let bytes = text.as_bytes();
+        let mut total = 0usize;
+        let mut p = 0;
+        // The position in `path` the text is expected to go on with.
+        let mut cursor: Option<usize> = None;
+        while p < bytes.len() {
+            // Where the cursor is, a row of digits is looked for unindented,
+            // as it was remembered.
+            let pad = match cursor {
+                Some(_) if bytes[p] == b' ' => indent_digits(&bytes[p..]),
+                _ => 0,
+            };
+            let follows = cursor.and_then(|j| {
+                (j..j + 2).find_map(|k| self.follows(k, bytes, p + pad).map(|hit| (k, hit)))
+            });
+            let end = match follows {
+                Some((k, (r, len, count))) => {
+                    cursor = Some(k + 1);
+                    self.walk(r);
+                    total += count + self.pad_count(pad);
+                    p + pad + len
+                }
+                None => {
+                    let end = segment_end(text, p, self.fine);
+                    let segment = &text[p..end];
+                    if segment.len() > MAX_SEGMENT {
+                        // Counted directly, with the bounds left for it.
+                        let left = bytes.len() - end;
+                        let lo = lo.saturating_sub(total).saturating_sub(left);
+                        match self
+                            .tokenizer
+                            .count_bounded(segment, lo, hi.saturating_sub(total))
+                        {
+                            Bounded::Exact(n) => total += n,
+                            other => return other,
+                        }
+                    } else {
+                        // An indented line of digits first counts as its
+                        // indentation and the line unindented, remembered
+                        // (see `indent_digits`).
+                        let pad = indent_digits(segment.as_bytes());
+                        let (count, seen) = self.segment(&segment[pad..]);
+                        total += count + self.pad_count(pad);
+                        // Seen before: the text goes on as it went on after
+                        // its latest use. New: the cursor stays (this may be
+                        // a changed copy of the segment expected, or one put
+                        // in before it).
+                        match seen {
+                            Seen::Before(r) => {
+                                cursor = Some(self.latest[r] as usize + 1);
+                                self.walk(r);
+                            }
+                            Seen::New(r) => self.walk(r),
+                            Seen::Never => {}
+                        }
+                    }
+                    end
+                }
+            };
+            p = end;
+            if total > hi {
+                return Bounded::Above;
+            }
+            if total + (bytes.len() - p) < lo {
+                return Bounded::Below;
+            }
+        }
+        Bounded::Exact(total)
+    }
+
+    /// The tokens of `n` spaces before an ASCII digit (see
+    /// [`indent_digits`]): `n - 1` spaces as one piece, then one space.
+    fn pad_count(&mut self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        if let Some(&c) = self.pads.get(n).filter(|&&c| c > 0) {
+            return c as usize;
+        }
+        let c = 1 + self.tokenizer.count(&" ".repeat(n - 1));
+        if n < 256 {
+            if self.pads.len() <= n {
+                self.pads.resize(n + 1, 0);
+            }
+            // 0 marks a pad not counted yet; every pad has a token.
+            self.pads[n] = c as u32;
+        }
+        c
+    }
+
+    /// Puts record `r` next on the path.
+    #[inline]
+    fn walk(&mut self, r: usize) {
+        if self.path.len() < MAX_ARENA {
+            self.latest[r] = self.path.len() as u32;
+            self.path.push(r as u32);
+        }
+    }
+
+    /// Whether the record at position `k` of the path stands for the
+    /// segment of `text` at `p`: the same bytes, and counts add up across
+    /// the cut after them here too. The record, its length and its count.
+    #[inline]
+    fn follows(&self, k: usize, text: &[u8], p: usize) -> Option<(usize, usize, usize)> {
+        let r = *self.path.get(k)? as usize;
+        let rec = self.records.get(r)?;
+        let (at, len) = (rec.at as usize, rec.len as usize);
+        let here = text.get(p..p + len)?;
+        if here != self.arena.get(at..at + len)? {
+            return None;
+        }
+        let end = p + len;
+        let cut = end == text.len()
+            || (here.last() == Some(&b'\n') && cuts(&text[end..]))
+            || (self.fine && fine_cut(text, end));
+        cut.then_some((r, len, rec.count as usize))
+    }
+
+    /// The count of a segment, found by its hash or tokenized and
+    /// remembered.
+    fn segment(&mut self, segment: &str) -> (usize, Seen) {
+        let b = segment.as_bytes();
+        let hash = hash(b, self.key);
+        let tag = hash & !0xffff_ffff;
+        if self.slots.is_empty() {
+            self.slots = vec![0; 1 << 10];
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = (hash as usize) & mask;
+        for _ in 0..MAX_PROBE {
+            let slot = self.slots[i];
+            if slot == 0 {
+                let count = self.tokenizer.count(segment);
+                let (at, r) = (self.arena.len(), self.records.len());
+                if at + b.len() > MAX_ARENA || r + 1 > MAX_ARENA {
+                    return (count, Seen::Never);
+                }
+                self.arena.extend_from_slice(b);
+                self.records.push(Record {
+                    at: at as u32,
+                    len: b.len() as u32,
+                    count: count as u32,
+                });
+                self.latest.push(0);
+                self.slots[i] = tag | (r as u64 + 1);
+                if self.records.len() * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return (count, Seen::New(r));
+            }
+            let r = (slot & 0xffff_ffff) as usize - 1;
+            if slot & !0xffff_ffff == tag {
+                let rec = self.records[r];
+                let (at, len) = (rec.at as usize, rec.len as usize);
+                if self.arena.get(at..at + len) == Some(b) {
+                    return (rec.count as usize, Seen::Before(r));
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        (self.tokenizer.count(segment), Seen::Never)
+    }
+
+    /// Doubles the table, placing every record again.
+    fn grow(&mut self) {
+        self.slots = vec![0; self.slots.len() * 2];
+        let mask = self.slots.len() - 1;
+        for (r, rec) in self.records.iter().enumerate() {
+            let (at, len) = (rec.at as usize, rec.len as usize);
+            let hash = hash(&self.arena[at..at + len], self.key);
+            let mut i = (hash as usize) & mask;
+            // A record that finds no room within the probe limit is only
+            // reached by the cursor.
+            for _ in 0..MAX_PROBE {
+                if self.slots[i] == 0 {
+                    self.slots[i] = (hash & !0xffff_ffff) | (r as u64 + 1);
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+    }
+}
+
+/// What the memo knew of a segment.
+enum Seen {
+    /// Remembered before, as this record.
+    Before(usize),
+    /// Remembered now, as this record.
+    New(usize),
+    /// Not remembered (the memo is full, or its probes found no room).
+    Never,
+}
+
+/// The end of the segment of `text` that starts at `p`: just after the first
+/// line break where counts add up (see the module docs), or the text's end.
+fn segment_end(text: &str, p: usize, fine: bool) -> usize {
+    if fine {
+        let b = text.as_bytes();
+        let mut i = p + 1;
+        while i < b.len() {
+            // Only a line break or a closing or separating mark can end a
+            // segment: most bytes are passed over at one comparison each.
+            match b[i] {
+                b',' | b'}' | b']' if b[i - 1].is_ascii_alphanumeric() => return i,
+                _ if b[i - 1] == b'\n' && cuts(&b[i..]) => return i,
+                _ => i += 1,
+            }
+        }
+        return b.len();
+    }
+    let mut from = p;
+    while let Some(k) = text[from..].find('\n') {
+        let cut = from + k + 1;
+        if cut == text.len() || cuts(&text.as_bytes()[cut..]) {
+            return cut;
+        }
+        from = cut;
+    }
+    text.len()
+}
+
+/// How many spaces `segment` starts with, when an ASCII digit follows them
+/// (0 otherwise). Both split patterns cut `n` spaces before a digit into
+/// `n - 1` spaces (white space not followed by a non-space) and one space
+/// (white space): no pattern lets a space lead a run of digits, nor a
+/// space and a digit start a word or a piece of punctuation. From the digit
+/// on, the pieces are those of the unindented line on its own, so the
+/// count of an indented row of digits (`  12,Alice`, a table row) is its
+/// indentation's and the unindented row's, and the unindented row (the
+/// notation's) is remembered once for both.
+#[inline]
+fn indent_digits(segment: &[u8]) -> usize {
+    let n = segment.iter().take_while(|&&b| b == b' ').count();
+    if n > 0 && segment.get(n).is_some_and(u8::is_ascii_digit) {
+        n
+    } else {
+        0
+    }
+}
+
+/// Whether counts add up across a cut inside a line at `i` (see the module
+/// docs): `,`, `}` or `]` after an ASCII letter or digit.
+#[inline]
+fn fine_cut(b: &[u8], i: usize) -> bool {
+    i > 0
+        && matches!(b.get(i), Some(b',' | b'}' | b']'))
+        && b.get(i - 1).is_some_and(u8::is_ascii_alphanumeric)
+}
+
+/// Whether counts add up across a cut before `rest` (which follows a line
+/// break): its first character is not `/`, and before its first line break
+/// it holds a character other than white space. Only spaces and tabs are
+/// skipped, and only a printable ASCII character counts, to be safe.
+fn cuts(rest: &[u8]) -> bool {
+    if rest.first() == Some(&b'/') {
+        return false;
+    }
+    rest.iter()
+        .find(|&&b| b != b' ' && b != b'\t')
+        .is_some_and(|&b| (0x21..=0x7e).contains(&b))
+}
+
+/// A hash of a segment's bytes under `key`: a multiply-rotate over words,
+/// then a full mix of the result and the length, so that every bit of it
+/// reaches the table's index.
+#[inline]
+fn hash(b: &[u8], key: u64) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = key;
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    let tail = words.remainder();
+    let mut word = [0u8; 8];
+    word[..tail.len()].copy_from_slice(tail);
+    h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    h ^= b.len() as u64;
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+#[cfg(all(test, feature = "o200k", feature = "cl100k"))]
+mod tests {
+    use super::*;
+    use crate::TokenizerKind;
+
+    fn kinds() -> [&'static Tokenizer; 2] {
+        [
+            Tokenizer::get(TokenizerKind::O200k),
+            Tokenizer::get(TokenizerKind::Cl100k),
+        ]
+    }
+
+    /// Rows of digits at every indentation, alone and after their
+    /// unindented copies: the memo's counts are the tokenizer's.
+    #[test]
+    fn indented_rows_of_digits_count_exactly() {
+        for t in kinds() {
+            for fine in [false, true] {
+                let mut memo = if fine {
+                    LineCounts::fine(t)
+                } else {
+                    LineCounts::new(t)
+                };
+                for n in 0..40 {
+                    let pad = " ".repeat(n);
+                    for row in [
+                        "1,Elru,956.02",
+                        "12 ab",
+                        "3",
+                        "4's",
+                        "5\u{3000}x",
+                        "6,\"q\"",
+                    ] {
+                        let unindented = format!("{row}\n");
+                        let indented = format!("k:\n{pad}{row}\n{pad}{row}x\n");
+                        assert_eq!(memo.count(&unindented), t.count(&unindented));
+                        assert_eq!(memo.count(&indented), t.count(&indented), "{n} {row:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(indent_digits(b"  12,a"), 2);
+        assert_eq!(indent_digits(b"12,a"), 0);
+        assert_eq!(indent_digits(b"  a"), 0);
+        assert_eq!(indent_digits(b"   "), 0);
+    }
+
+    #[test]
+    fn cuts_only_where_counts_add_up() {
+        assert!(cuts(b"  1,Alice\n"));
+        assert!(cuts(b"x"));
+        assert!(!cuts(b"/x"));
+        assert!(!cuts(b"   \n"));
+        assert!(!cuts(b""));
+        assert!(!cuts(b" \r\nx"));
+        assert!(!cuts("\u{a0}x".as_bytes()));
+        let text = "a:\n  b\n\n  c\n/d\ne";
+        let mut ends = Vec::new();
+        let mut p = 0;
+        while p < text.len() {
+            p = segment_end(text, p, false);
+            ends.push(p);
+        }
+        // No cut before the blank line (it joins `  b`), nor before `/d`
+        // (it joins `  c`).
+        assert_eq!(ends, [3, 8, 15, text.len()]);
+    }
+
+    #[test]
+    fn long_segments_and_crowded_tables_still_count_exactly() {
+        for t in kinds() {
+            let mut memo = LineCounts::new(t);
+            let long = format!("{}\n{}", "word ".repeat(2000), "x");
+            assert_eq!(memo.count(&long), t.count(&long));
+            assert_eq!(memo.count_unless_over(&long, 10), None);
+            assert_eq!(memo.count_unless_under(&long, 100_000), None);
+            // Thousands of distinct lines: the table grows.
+            let many: String = (0..5000).map(|i| format!("  {i},v{}\n", i * 7)).collect();
+            assert_eq!(memo.count(&many), t.count(&many));
+            assert_eq!(memo.count(&many), t.count(&many));
+        }
+    }
+}

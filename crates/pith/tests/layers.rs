@@ -1,0 +1,106 @@
+//! The crates a user can pick, checked through `cargo tree` (resolution
+//! only, nothing is built): `pith-tokens` has no dependencies at all, the
+//! TOON codec (`pith` without default features) brings neither the proxy,
+//! the CLI, the wire schemas nor a vocabulary, and the peers the benchmarks
+//! time are dependencies of `pith-bench` alone, so the README's test
+//! command never compiles them.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+/// The peer implementations only the benchmarks may depend on. (indexmap,
+/// the map bench's peer, is also what `toml`'s `preserve_order` stands on
+/// in the proxy, so it is compiled anyway and not listed.)
+const PEERS: &[&str] = &["serde_toon", "tiktoken-rs"];
+
+/// The packages `cargo tree` lists for `args`, each once, by name.
+fn tree(args: &[&str]) -> BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(cargo)
+        .current_dir(&root)
+        .args(["tree", "--offline", "--prefix", "none", "--format", "{p}"])
+        .args(args)
+        .output()
+        .expect("cargo runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "cargo tree {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names: BTreeSet<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('['))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_owned())
+        .collect();
+    assert!(!names.is_empty(), "cargo tree {args:?} printed nothing");
+    names
+}
+
+#[test]
+fn the_tokenizer_depends_on_nothing_not_even_for_its_tests() {
+    let all = tree(&["-p", "pith-tokens", "-e", "normal,build,dev"]);
+    assert_eq!(all, BTreeSet::from(["pith-tokens".to_owned()]));
+}
+
+#[test]
+fn the_toon_codec_alone_brings_no_proxy_cli_wire_or_peer() {
+    let codec = tree(&["-p", "pith", "--no-default-features", "-e", "normal,build"]);
+    assert!(
+        codec.contains("pith") && codec.contains("pith-tokens"),
+        "{codec:?}"
+    );
+    for absent in [
+        "pith-wire",
+        "pith-mcp",
+        "pith-cli",
+        "tokio",
+        "clap",
+        "hyper",
+    ]
+    .iter()
+    .chain(PEERS)
+    {
+        assert!(!codec.contains(*absent), "{absent} in {codec:?}");
+    }
+    // What it does bring, so that a new dependency is a decision.
+    let expected: BTreeSet<String> = ["itoa", "pith", "pith-tokens", "serde", "serde_core"]
+        .map(str::to_owned)
+        .into();
+    assert_eq!(codec, expected);
+}
+
+#[test]
+fn the_wire_schemas_sit_on_the_codec_and_nothing_else() {
+    let wire = tree(&["-p", "pith-wire", "-e", "normal,build"]);
+    for absent in ["pith-mcp", "pith-cli", "tokio", "clap"]
+        .iter()
+        .chain(PEERS)
+    {
+        assert!(!wire.contains(*absent), "{absent} in {wire:?}");
+    }
+    assert!(wire.contains("pith"), "{wire:?}");
+}
+
+#[test]
+fn only_the_bench_crate_depends_on_the_peers() {
+    let tested = tree(&[
+        "--workspace",
+        "--exclude",
+        "pith-bench",
+        "-e",
+        "normal,build,dev",
+    ]);
+    for peer in PEERS {
+        assert!(!tested.contains(*peer), "{peer} outside pith-bench");
+    }
+    let bench = tree(&["-p", "pith-bench", "-e", "normal,build,dev"]);
+    for peer in PEERS {
+        assert!(
+            bench.contains(*peer),
+            "{peer} missing from pith-bench: {bench:?}"
+        );
+    }
+}
