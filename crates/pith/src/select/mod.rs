@@ -403,13 +403,16 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
         return Ok(json_doc(value, Vec::new()));
     }
     let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
-    if survey.look_alike && opts.form == Form::Table {
-        // Inside the marked wrapper a look-alike would be restored; outside
-        // it, compact JSON is read as it is.
-        return Ok(json_doc(value, Vec::new()));
-    }
     if survey.look_alike || matches!(value, Value::Object(m) if is_wrapper(m)) {
-        return wrapped(value, opts);
+        // Written so that it reads back as it is: the TOON forms inside a
+        // wrapper; the `table` form as compact JSON, which is read as it is
+        // (inside its marked wrapper a look-alike would be restored).
+        return match opts.form {
+            Form::Toon => toon_wrapped(value, opts.form, &opts.toon),
+            Form::Hoisted | Form::HoistedCompact => toon_wrapped(value, opts.form, &toon4),
+            Form::Table | Form::Json => Ok(json_doc(value, Vec::new())),
+            Form::Auto | Form::Pith => auto(value, opts, &toon4),
+        };
     }
     match opts.form {
         Form::Json => Ok(json_doc(value, Vec::new())),
@@ -480,14 +483,18 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
 /// Those of the JSON reader, with line and column; those of [`restore_with`]
 /// for a marked text that is no wrapper or whose tables are malformed.
 pub fn decode_json(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
-    let json_opts = crate::json::ParseOptions {
-        max_depth: crate::depth_limit(opts.max_depth),
-    };
-    let value = crate::json::parse_with(bytes, &json_opts)?;
+    let value = crate::json::parse_with(bytes, &json_options(opts))?;
     if bytes.starts_with(JSON_MARK.as_bytes()) {
         restore_marked(value, opts.max_depth, opts.strict)
     } else {
         Ok(value)
+    }
+}
+
+/// The JSON reader's options under `opts`: its depth limit.
+fn json_options(opts: &DecodeOptions) -> crate::json::ParseOptions {
+    crate::json::ParseOptions {
+        max_depth: crate::depth_limit(opts.max_depth),
     }
 }
 
@@ -565,10 +572,7 @@ fn parse_with_syntax(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, Synta
     if !json_like {
         return toon();
     }
-    let json_opts = crate::json::ParseOptions {
-        max_depth: crate::depth_limit(opts.max_depth),
-    };
-    match crate::json::parse_with(body, &json_opts) {
+    match crate::json::parse_with(body, &json_options(opts)) {
         Ok(v) => Ok((v, Syntax::Json)),
         // `{` opens no TOON document, so the JSON error is the one to show.
         Err(e) if first == Some(b'{') => Err(e),
@@ -701,32 +705,11 @@ fn wrapper(form: Form, value: Value) -> Value {
     Value::Object(m)
 }
 
-/// `value` as a document that reads back as it is: inside a TOON wrapper
-/// in the TOON forms; as its compact JSON (read as it is, never wrapped) in
-/// the JSON forms; and for `auto` and `pith`, the cheaper of the two.
-fn wrapped(value: &Value, opts: &Options) -> Result<Encoded> {
-    let toon = |toon_opts: &EncodeOptions| {
-        let mut doc = toon_doc(&wrapper(opts.form, value.clone()), toon_opts, Vec::new())?;
-        doc.wrapped = true;
-        Ok::<_, Error>(doc)
-    };
-    let toon4 = toon4(&opts.toon);
-    Ok(match opts.form {
-        Form::Json | Form::Table => json_doc(value, Vec::new()),
-        Form::Toon => toon(&opts.toon)?,
-        Form::Hoisted | Form::HoistedCompact => toon(&toon4)?,
-        Form::Auto | Form::Pith => {
-            let t = toon(&toon4)?;
-            let j = json_doc(value, Vec::new());
-            let mut meter = Meter::new(opts.metric);
-            let (tc, jc) = (meter.cost(&t.text), meter.cost(&j.text));
-            if (jc, j.text.len()) <= (tc, t.text.len()) {
-                j
-            } else {
-                t
-            }
-        }
-    })
+/// `value` verbatim inside a TOON wrapper naming `form`, written with `toon`.
+fn toon_wrapped(value: &Value, form: Form, toon: &EncodeOptions) -> Result<Encoded> {
+    let mut doc = toon_doc(&wrapper(form, value.clone()), toon, Vec::new())?;
+    doc.wrapped = true;
+    Ok(doc)
 }
 
 /// `{"$pith": "<form>", "value": <value as compact JSON>}`: a wrapper that
@@ -916,8 +899,20 @@ fn toon_auto(
     toon4: &EncodeOptions,
     meter: &mut Meter,
 ) -> Result<(Encoded, Option<usize>)> {
+    // TOON must wrap a wrapper-shaped root or a look-alike; compact JSON is
+    // read as it is. The cheaper of the two, JSON on a tie.
+    let verbatim = |meter: &mut Meter| -> Result<(Encoded, Option<usize>)> {
+        let toon = toon_wrapped(value, opts.form, toon4)?;
+        let json = json_doc(value, Vec::new());
+        let (tc, jc) = (meter.cost(&toon.text), meter.cost(&json.text));
+        Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
+            (json, Some(jc))
+        } else {
+            (toon, Some(tc))
+        })
+    };
     if matches!(value, Value::Object(m) if is_wrapper(m)) {
-        return Ok((wrapped(value, opts)?, None));
+        return verbatim(meter);
     }
     let best = toon_doc(value, toon4, Vec::new())?;
     // A plain document's text answers for itself; otherwise the value is surveyed.
@@ -945,8 +940,7 @@ fn toon_auto(
         }
     };
     if survey.look_alike {
-        // TOON must wrap a look-alike; JSON text is read as it is.
-        return Ok((wrapped(value, opts)?, None));
+        return verbatim(meter);
     }
     let json_floor = match opts.metric {
         Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),

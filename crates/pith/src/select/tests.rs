@@ -113,12 +113,9 @@ fn value() -> impl Strategy<Value = Value> {
 fn reference_base(value: &Value, opts: &Options) -> Encoded {
     let toon4 = toon4(&opts.toon);
     let cost = |text: &str| Meter::plain(opts.metric).cost(text);
-    if matches!(value, Value::Object(m) if is_wrapper(m)) {
-        return wrapped(value, opts).unwrap();
-    }
     let survey = bound::survey(value, Size::Skip, opts.toon.max_depth);
-    if survey.look_alike {
-        let toon = wrapped(value, opts).unwrap();
+    if survey.look_alike || matches!(value, Value::Object(m) if is_wrapper(m)) {
+        let toon = toon_wrapped(value, opts.form, &toon4).unwrap();
         let json = json_doc(value, Vec::new());
         return if (cost(&json.text), json.text.len()) <= (cost(&toon.text), toon.text.len()) {
             json

@@ -468,7 +468,8 @@ pub(super) fn sanitise(raw: &str) -> String {
 struct Names {
     taken: HashSet<String>,
     next: HashMap<String, usize>,
-    /// Suffixed names tried, taken or not.
+    /// Suffixed names tried, taken or not (counted for the tests).
+    #[cfg(test)]
     tries: usize,
 }
 
@@ -488,7 +489,10 @@ impl Names {
         let from = self.next.get(base).copied().unwrap_or(2);
         let mut i = from;
         let name = loop {
-            self.tries += 1;
+            #[cfg(test)]
+            {
+                self.tries += 1;
+            }
             let name = format!("{base}{sep}{i}");
             if self.taken.insert(name.clone()) {
                 break name;
