@@ -40,6 +40,9 @@ fn string() -> impl Strategy<Value = String> {
             "2026-07-14T22:57:06Z",
             "{\"cols\":[],\"dict\":{},\"rows\":[]}",
             "json_columns[0]:",
+            ".5",
+            "-.25",
+            ".5e1",
         ],
         "[a-z ~*&?=:/.,|-]{0,10}",
     )
@@ -276,6 +279,25 @@ fn ten_thousand_sparse_rows_and_a_wide_row_round_trip() {
     assert!(
         doc.text
             .starts_with("%pith\nitems[10000]{id,note?,n}:\n0,null,0\n1,\"\",7\n2,,14\n")
+    );
+    assert_eq!(
+        notation::decode(doc.text.as_bytes(), &Default::default()).unwrap(),
+        v
+    );
+}
+
+#[test]
+fn numbers_below_one_drop_their_leading_zero_and_look_alikes_are_quoted() {
+    let v = pith::json::parse(
+        r#"{"rows":[{"p":0.722,"s":".5","l":[-0.25,".5",0.1000000000000000055511151231257827]},
+                    {"p":-0.5,"s":"-.5","l":[0.000001]}],"x":0.75,"y":".25"}"#,
+    )
+    .unwrap();
+    let doc = notation::encode(&v, &options(false, false)).unwrap();
+    assert_eq!(
+        doc.text,
+        "%pith\nrows[2]{p,s,l[]}:\n.722,\".5\",-.25 \".5\" .1000000000000000055511151231257827\n\
+         -.5,\"-.5\",.000001\nx: .75\ny: \".25\""
     );
     assert_eq!(
         notation::decode(doc.text.as_bytes(), &Default::default()).unwrap(),

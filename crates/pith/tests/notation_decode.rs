@@ -187,8 +187,18 @@ fn flow_values_nest() {
                 r#"{"k":[[],{},[[1]],[""]]}"#,
             ),
             (
-                "%pith\nk: [Zoë,\"a\\\"b\",\"\\u00e9\",-,1e,+1,.5,x:y,-0]",
-                r#"{"k":["Zoë","a\"b","é","-","1e","+1",".5","x:y",0]}"#,
+                "%pith\nk: [Zoë,\"a\\\"b\",\"\\u00e9\",-,1e,+1,.5e1,x:y,-0]",
+                r#"{"k":["Zoë","a\"b","é","-","1e","+1",".5e1","x:y",0]}"#,
+            ),
+            // The short form of a number between -1 and 1 (§6), and the
+            // quoted strings that look like it.
+            (
+                "%pith\nk: [.5,-.25,.0,\".5\",\"-.5\",.5.5,-.]",
+                r#"{"k":[0.5,-0.25,0,".5","-.5",".5.5","-."]}"#,
+            ),
+            (
+                "%pith\nt[2]{a,b[]}:\n.125,.5 \".5\"\n-.000000000000000000001,[]\nx: .75",
+                r#"{"t":[{"a":0.125,"b":[0.5,".5"]},{"a":-1e-21,"b":[]}],"x":0.75}"#,
             ),
             // In cells, with the table's delimiter inside being text.
             (
@@ -1080,7 +1090,7 @@ fn tricky() -> impl Strategy<Value = String> {
     generate::look_alike(
         &[
             "~", "*a", "&a", "[1]", "{a:1}", "\"\"\"", "a\nb", "${x}", "`", "a,b", "a|b", "a\tb",
-            "#x", "-", "x?", "a=b", "%pith", "a: b", "  ", "\u{1}",
+            "#x", "-", "x?", "a=b", "%pith", "a: b", "  ", "\u{1}", ".5", "-.5",
         ],
         "[a-z]{1,6}",
     )

@@ -40,6 +40,8 @@ fn string() -> impl Strategy<Value = String> {
             "\\u0008",
             "#",
             "$pith",
+            ".5",
+            "-.5",
             "value",
             "cols",
             "dict",

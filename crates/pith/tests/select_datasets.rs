@@ -4,7 +4,7 @@
 //! down. On top of the pins, the targets: on each pm-cli fixture `auto` is at
 //! most pm-cli's selected output, plain TOON and compact JSON, and at most
 //! 4,801 in total; on each TOON benchmark file at most TOON and compact
-//! JSON, and at most 250,000 in total; on gen-nested-10k at most 0.75x
+//! JSON, and at most 250,000 in total; on gen-nested-10k at most 0.5x
 //! compact JSON; on the GitHub replies of `terse-github/` (cl100k, the peer's
 //! unit) at most terse 0.45.1 on every file and in total. Every output
 //! decodes to its input, scores at least the default floor, and keeps the
@@ -129,9 +129,9 @@ fn toon_benchmark_files() {
     let dir = datasets().join("toon-benchmark");
     let pinned = [
         ("bench-token-tabular.json", 45_982),
-        ("bench-token-analytics.json", 8_389),
+        ("bench-token-analytics.json", 7_659),
         ("bench-token-github.json", 8_709),
-        ("bench-token-nested.json", 52_518),
+        ("bench-token-nested.json", 52_516),
         ("bench-token-event-logs.json", 89_610),
         ("bench-token-nested-config.json", 510),
         ("bench-token-keyed.json", 9_706),
@@ -160,7 +160,7 @@ fn toon_benchmark_files() {
     assert_eq!((total_json, total_toon), (365_359, 332_764));
     assert!(total <= 300_000, "total {total} > 300,000");
     assert!(total <= 250_000, "total {total} > 250,000");
-    assert!(total <= 239_256, "total {total} > pinned 239,256");
+    assert!(total <= 238_524, "total {total} > pinned 238,524");
 }
 
 #[test]
@@ -168,13 +168,8 @@ fn gen_nested_10k() {
     let s = measure(&datasets().join("generated/gen-nested-10k.json"));
     row("gen-nested-10k.json", &s, "");
     assert_eq!((s.json, s.toon), (413_794, 540_080));
-    assert!(
-        s.auto * 4 <= s.json * 3,
-        "auto {} > 0.75 x {}",
-        s.auto,
-        s.json
-    );
-    assert!(s.auto <= 216_472, "auto {} > pinned 216,472", s.auto);
+    assert!(s.auto * 2 <= s.json, "auto {} > 0.5 x {}", s.auto, s.json);
+    assert!(s.auto <= 196_492, "auto {} > pinned 196,492", s.auto);
 }
 
 /// terse 0.45.1's cl100k tokens on each file of `terse-github/`, as

@@ -23,9 +23,35 @@ pub use self::decode::decode;
 pub use self::encode::{Notation, encode};
 pub(crate) use self::encode::{Shared, encode_shared};
 
-use crate::DEFAULT_MAX_DEPTH;
 use crate::tokens::TokenizerKind;
 use crate::toon::Delimiter;
+use crate::{DEFAULT_MAX_DEPTH, Number};
+
+/// The number a notation token spells in the short form of §6, `-?\.[0-9]+`
+/// (`.5` is 0.5, `-.25` is −0.25), or `None` when `t` is not in that form.
+pub(crate) fn short_fraction(t: &[u8]) -> Option<Number> {
+    let neg = t.first() == Some(&b'-');
+    let digits = t.get(usize::from(neg) + 1..)?;
+    if t[usize::from(neg)] != b'.' || digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    if digits.len() <= 18 {
+        let mant = digits
+            .iter()
+            .fold(0i64, |m, &c| m * 10 + i64::from(c - b'0'));
+        return Some(Number::from_scaled(
+            if neg { -mant } else { mant },
+            digits.len() as u32,
+        ));
+    }
+    let mut long = String::with_capacity(t.len() + 1);
+    if neg {
+        long.push('-');
+    }
+    long.push('0');
+    long.push_str(std::str::from_utf8(&t[usize::from(neg)..]).ok()?);
+    Number::parse(&long).ok()
+}
 
 /// Options for [`encode`].
 #[derive(Debug, Clone, PartialEq, Eq)]

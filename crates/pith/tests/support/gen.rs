@@ -19,6 +19,9 @@ pub fn number() -> impl Strategy<Value = Number> {
             "-1e-400",
             "0.1000000000000000055511151231257827",
             "123456789012345678901234567890.5",
+            "0.5",
+            "-0.25",
+            "0.000001",
         ])
         .prop_map(|s| Number::parse(s).expect("literal")),
     ]

@@ -1,7 +1,7 @@
 //! Flow values (`docs/notation.md` §5): `[a,b]` and `{k:v}` on one line,
 //! read with an explicit stack, so nesting costs heap, never call stack.
 
-use super::{Members, Parser, R, fault, show_byte};
+use super::{Members, Parser, R, fault, scalar, show_byte};
 use crate::toon::decode::Fault;
 use crate::{ErrorKind, Value};
 
@@ -252,7 +252,7 @@ impl Parser<'_> {
                 "',' or a closing bracket",
             ),
         )?;
-        Ok((self.tok.value_token(p, q)?, q))
+        Ok((scalar(&self.tok, p, q)?, q))
     }
 
     /// The error for a flow value cut off by the end of its line or cell.

@@ -71,7 +71,7 @@ mod table;
 
 use self::lines::{Line, Lines};
 use self::table::Place;
-use super::MARKER;
+use super::{MARKER, short_fraction};
 use crate::toon::DecodeOptions;
 use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, SMALL};
@@ -200,6 +200,17 @@ fn invalid_utf8(bytes: &[u8]) -> Error {
 }
 
 type R<T> = std::result::Result<T, Fault>;
+
+/// The primitive an unquoted or quoted token `[a, e)` spells: TOON's
+/// reading, and the notation's short-form numbers (`.5`, `-.25`; §6).
+fn scalar(tok: &Tok<'_>, a: usize, e: usize) -> R<Value> {
+    if matches!(tok.src[a], b'.' | b'-')
+        && let Some(n) = short_fraction(&tok.src[a..e])
+    {
+        return Ok(Value::Number(n));
+    }
+    tok.value_token(a, e)
+}
 
 #[cold]
 fn fault(kind: ErrorKind, at: usize, msg: impl Into<String>) -> Fault {
@@ -793,7 +804,7 @@ impl<'a> Parser<'a> {
                  block's '\"\"\"' stands alone after `key: ` or `&name: `",
             ));
         }
-        self.tok.value_token(a, e)
+        scalar(&self.tok, a, e)
     }
 
     /// Why an unquoted token `[a, e)` cannot be a string of the notation.

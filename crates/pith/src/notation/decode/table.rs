@@ -2,7 +2,7 @@
 //! segment, inline arrays, tables and keyed tables with their field lists
 //! (columns, `?`, groups, derived columns), and the cells of their rows.
 
-use super::{Cell, Members, Parser, R, fault, show_byte};
+use super::{Cell, Members, Parser, R, fault, scalar, show_byte};
 use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, Keys, SMALL};
 use crate::toon::decode::show;
@@ -507,7 +507,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                Ok((Kind::Constant(self.tok.value_token(p, q)?), q))
+                Ok((Kind::Constant(scalar(&self.tok, p, q)?), q))
             }
         }
     }

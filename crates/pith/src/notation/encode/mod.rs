@@ -19,7 +19,7 @@ mod table;
 
 use self::refs::Refs;
 use self::table::Tally;
-use super::{MARKER, Options};
+use super::{MARKER, Options, short_fraction};
 use crate::tokens::{LineCounts, Tokenizer};
 use crate::value::Prehashed;
 use std::collections::HashMap;
@@ -663,10 +663,13 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 
     /// A primitive under TOON's rules for the document's delimiter, plus the
-    /// notation's own: a leading `*`, `&`, or the string `~`, is quoted.
+    /// notation's own: a leading `*`, `&`, the string `~`, or a string that
+    /// spells a short-form number (`.5`), is quoted.
     fn primitive(&self, out: &mut String, v: &Value) {
         match v {
-            Value::String(s) if s.starts_with(['*', '&']) || s == "~" => {
+            Value::String(s)
+                if s.starts_with(['*', '&']) || s == "~" || spells_short_fraction(s) =>
+            {
                 append(out, |b| write_quoted(b, s));
             }
             Value::String(s) => match self.quoting.quote(s) {
@@ -821,10 +824,23 @@ fn flow_primitive(out: &mut String, v: &Value) {
     }
 }
 
-/// A number's canonical text.
+/// A number's canonical text, in the short form of §6 when it has one: a
+/// leading `0.` loses its `0` (`.5`, `-.25`), which saves a token wherever
+/// the point then joins the punctuation before it (`,.` `: .`).
 #[inline]
 fn push_number(out: &mut String, n: &Number) {
+    let start = out.len();
     n.push_to(out);
+    let sign = usize::from(out.as_bytes()[start] == b'-');
+    if out.as_bytes()[start + sign..].starts_with(b"0.") {
+        out.remove(start + sign);
+    }
+}
+
+/// Whether `s` would read as a number in the short form of §6 if it were
+/// bare, and so must be quoted in the notation.
+fn spells_short_fraction(s: &str) -> bool {
+    s.starts_with('.') && short_fraction(s.as_bytes()).is_some()
 }
 
 /// `true`, `false` or `null`.
@@ -856,5 +872,5 @@ pub(super) fn is_bare_flow(s: &str) -> bool {
     if matches!(s, "true" | "false" | "null") {
         return false;
     }
-    !(first.is_ascii_digit() && numeric_like(b))
+    !(first.is_ascii_digit() && numeric_like(b) || spells_short_fraction(s))
 }
