@@ -152,7 +152,19 @@ impl LineCounts {
     /// are never more than its bytes, so once the tokens counted plus the
     /// bytes left fall under `lo` the count is under `lo`.
     fn count_bounded(&mut self, text: &str, lo: usize, hi: usize) -> Bounded {
-        if self.tokenizer.bpe.is_none() || self.direct {
+        if self.tokenizer.bpe.is_none() {
+            return self.tokenizer.count_bounded(text, lo, hi);
+        }
+        // Its pieces alone are more than `hi` (`text_floor`, a few
+        // milliseconds a megabyte): over for certain, and not tokenized at
+        // all. The floor is read only where it may tell, a text of more
+        // than four bytes per token of `hi` (the floor of prose and data
+        // runs at about one piece per four to five bytes); a text of at
+        // most `hi` bytes cannot be over at all.
+        if text.len() / 4 > hi && crate::floor::text_floor(text) > hi {
+            return Bounded::Above;
+        }
+        if self.direct {
             return self.tokenizer.count_bounded(text, lo, hi);
         }
         let bytes = text.as_bytes();

@@ -20,21 +20,21 @@
 //! # `auto`
 //!
 //! 1. The value is written as plain TOON (spec 4.x, the layout asked for).
-//! 2. When that text has no list items, it tells everything else: no
-//!    collection can gain from hoisting (TOON wrote every array of objects
-//!    as a table), no key belongs to a look-alike, and floors under compact
-//!    JSON's bytes and tokens can be read off it (`text.rs`). Otherwise one
-//!    pass over the value finds look-alikes, collections worth planning and
-//!    the same floors (`bound.rs`).
-//! 3. Collections worth planning are planned bottom-up (`plan.rs`): each is
-//!    written three ways, TOON as it stands, the seed's hoisted form and
-//!    the compact one, and keeps the cheapest by the [`Metric`]. Columnar
-//!    tables make a reader look values up by position, so `auto` never
-//!    picks them. The planned document replaces plain TOON when cheaper.
-//! 4. Compact JSON is ruled out when its floor exceeds the TOON document's
-//!    exact cost; otherwise it is written and measured, and the cheapest
-//!    document wins (ties go to fewer bytes, then to JSON). So `auto` never
-//!    costs more than compact JSON, nor than plain TOON.
+//! 2. When that text has no list items, it tells whether a key belongs to
+//!    a look-alike (none can), and floors under compact JSON's bytes and
+//!    tokens can be read off it (`text.rs`). Otherwise one pass over the
+//!    value finds look-alikes and the same floors (`bound.rs`).
+//! 3. The notation documents the readability floor admits are written
+//!    (their variants share the value's references) and the cheapest is
+//!    counted exactly; one whose text is plain TOON's under the marker is
+//!    not counted (it cannot be cheaper).
+//! 4. Plain TOON and compact JSON are then counted only until they cost
+//!    more than that document, or not at all when a floor read off their
+//!    text already says so (the notation usually wins by far where it wins,
+//!    on nested records). The cheapest document wins; ties go to TOON or
+//!    JSON over the notation, to JSON over TOON when it has no more bytes.
+//!    So `auto` never costs more than compact JSON, nor than plain TOON.
+//!    Key-hoisted and columnar tables are not among its candidates.
 //!
 //! Every token count stops as soon as the comparison it serves is decided:
 //! a text that already costs more than its rival has lost, and one whose
@@ -395,8 +395,8 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
     }
     if opts.form == Form::Pith {
         // With no rival, the cheapest variant is always there.
-        return notation_best(value, opts, None, None, &mut Meter::new(opts.metric))?
-            .map_or_else(|| toon_doc(value, &toon4, Vec::new()), Ok);
+        return notation_best(value, opts, None, None, false, &mut Meter::new(opts.metric))?
+            .map_or_else(|| toon_doc(value, &toon4, Vec::new()), |(doc, _)| Ok(doc));
     }
     if opts.form == Form::Json {
         // Compact JSON text is read back as it is, whatever it holds.
@@ -754,25 +754,52 @@ fn json_doc(value: &Value, tables: Vec<Choice>) -> Encoded {
     }
 }
 
-/// `auto`: the cheapest of [`toon_auto`] and the notation documents the
-/// readability floor admits, all measured with one [`Meter`].
+/// `auto`: the cheapest of plain TOON, compact JSON and the notation
+/// documents the readability floor admits, all measured with one [`Meter`].
+///
+/// The notation is counted first: where it wins, it is usually by far
+/// (nested records), and then TOON and JSON are counted only until they
+/// cost more than it, or not at all when a floor read off their text
+/// already does. A wrapper-shaped root or a look-alike is written verbatim
+/// and measured against the notation as before.
 fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
     let mut meter = Meter::new(opts.metric);
-    let (base, known) = toon_auto(value, opts, toon4, &mut meter)?;
-    let base_cost = match known {
-        Some(c) => c,
-        None => meter.cost(&base.text),
+    let (toon, json_floor) = match toon_first(value, opts, toon4)? {
+        First::Plain { toon, json_floor } => (toon, json_floor),
+        First::Verbatim => {
+            let (base, known) = verbatim(value, opts, toon4, &mut meter)?;
+            let base_cost = match known {
+                Some(c) => c,
+                None => meter.cost(&base.text),
+            };
+            let rival = Some((base_cost, base.text.len()));
+            return Ok(
+                match notation_best(value, opts, rival, Some(&base.text), true, &mut meter)? {
+                    Some((doc, _)) => doc,
+                    None => base,
+                },
+            );
+        }
     };
-    match notation_best(
-        value,
-        opts,
-        Some((base_cost, base.text.len())),
-        Some(&base.text),
-        &mut meter,
-    )? {
-        Some(doc) => Ok(doc),
-        None => Ok(base),
+    let Some((doc, cn)) = notation_best(value, opts, None, Some(&toon.text), true, &mut meter)?
+    else {
+        return Ok(toon_or_json(value, toon, json_floor, &mut meter).0);
+    };
+    // The notation wins only on fewer tokens than both; TOON and JSON are
+    // counted only as far as that question needs.
+    let tc = meter.cost_unless_over(&toon.text, cn);
+    // What JSON must cost at most to be chosen (it wins ties).
+    let bar = tc.unwrap_or(cn);
+    if json_floor > bar {
+        return Ok(if tc.is_some() { toon } else { doc });
     }
+    let json = json_doc(value, Vec::new());
+    Ok(match (tc, meter.cost_unless_over(&json.text, bar)) {
+        (Some(tc), Some(jc)) if (jc, json.text.len()) <= (tc, toon.text.len()) => json,
+        (Some(_), _) => toon,
+        (None, Some(_)) => json,
+        (None, None) => doc,
+    })
 }
 
 /// The notation documents the floor admits, the cheapest of them; with
@@ -791,13 +818,14 @@ fn notation_best(
     opts: &Options,
     rival: Option<(usize, usize)>,
     rival_text: Option<&str>,
+    depth_checked: bool,
     meter: &mut Meter,
-) -> Result<Option<Encoded>> {
+) -> Result<Option<(Encoded, usize)>> {
     let tokenizer = notation_options(opts, false, false).tokenizer;
     // From `auto`, the value has been written as TOON with this depth limit.
-    let mut shared = crate::notation::Shared::new(value, rival.is_some());
+    let mut shared = crate::notation::Shared::new(value, depth_checked);
     // The rival's length, and a little more for the marker and the names.
-    shared.size_hint = rival.map_or(0, |(_, bytes)| bytes + bytes / 16 + 64);
+    shared.size_hint = rival_text.map_or(0, |t| t.len() + t.len() / 16 + 64);
     // A variant without derived columns tells whether the one with them
     // would write its text again, when the floor admits derived columns.
     let probe = variants(opts.min_readability).iter().any(|&(_, d)| d);
@@ -849,15 +877,18 @@ fn notation_best(
         };
         if wins {
             best = Some((c, doc.text.len()));
-            out = Some(Encoded {
-                syntax: Syntax::Pith {
-                    references: doc.references,
-                    derived: doc.derived,
+            out = Some((
+                Encoded {
+                    syntax: Syntax::Pith {
+                        references: doc.references,
+                        derived: doc.derived,
+                    },
+                    text: doc.text,
+                    wrapped: false,
+                    tables: Vec::new(),
                 },
-                text: doc.text,
-                wrapped: false,
-                tables: Vec::new(),
-            });
+                c,
+            ));
         }
     }
     Ok(out)
@@ -889,40 +920,29 @@ fn notation_options(opts: &Options, references: bool, derived: bool) -> crate::n
     }
 }
 
-/// `auto` over TOON and JSON: plain TOON; planned TOON when a collection is
-/// worth planning (unless the floor is 5: hoisted tables carry metadata a
-/// reader must apply); compact JSON unless a floor under its cost already
-/// rules it out. Returns the document and its cost when that was counted.
-fn toon_auto(
-    value: &Value,
-    opts: &Options,
-    toon4: &EncodeOptions,
-    meter: &mut Meter,
-) -> Result<(Encoded, Option<usize>)> {
-    // TOON must wrap a wrapper-shaped root or a look-alike; compact JSON is
-    // read as it is. The cheaper of the two, JSON on a tie.
-    let verbatim = |meter: &mut Meter| -> Result<(Encoded, Option<usize>)> {
-        let toon = toon_wrapped(value, opts.form, toon4)?;
-        let json = json_doc(value, Vec::new());
-        let (tc, jc) = (meter.cost(&toon.text), meter.cost(&json.text));
-        Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
-            (json, Some(jc))
-        } else {
-            (toon, Some(tc))
-        })
-    };
+/// What `auto` starts from: plain TOON and a floor under compact JSON's
+/// cost, or — for a wrapper-shaped root or a look-alike — the verbatim
+/// documents of [`verbatim`].
+enum First {
+    Plain { toon: Encoded, json_floor: usize },
+    Verbatim,
+}
+
+/// Writes plain TOON and reads the floor under compact JSON's cost off
+/// its text (or, when the text cannot tell, off the value).
+fn toon_first(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<First> {
     if matches!(value, Value::Object(m) if is_wrapper(m)) {
-        return verbatim(meter);
+        return Ok(First::Verbatim);
     }
-    let best = toon_doc(value, toon4, Vec::new())?;
+    let toon = toon_doc(value, toon4, Vec::new())?;
     // A plain document's text answers for itself; otherwise the value is surveyed.
     let delimiter = toon4.delimiter.as_byte();
     let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
     // JSON writes an integer of 1e21 or more as its digits, up to five
     // bytes fewer than TOON's `1.2345678901234567890123e+22`: a text that
     // may hold one gives no byte floor (its token floor stands).
-    let text_floors = if exact || !best.text.contains("e+") {
-        text::survey_text(&best.text, toon4.indent, delimiter, exact)
+    let text_floors = if exact || !toon.text.contains("e+") {
+        text::survey_text(&toon.text, toon4.indent, delimiter, exact)
     } else {
         None
     };
@@ -940,30 +960,72 @@ fn toon_auto(
         }
     };
     if survey.look_alike {
-        return verbatim(meter);
+        return Ok(First::Verbatim);
     }
     let json_floor = match opts.metric {
         Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),
         _ => survey.json,
     };
-    // Plain TOON is counted only until it is sure to cost less than JSON's
-    // floor. Key-hoisted tables are not among `auto`'s candidates: the
-    // notation writes the same collections as sparse tables with list
-    // columns and flow cells, with no metadata to apply.
-    let best_cost = match meter.cost_unless_under(&best.text, json_floor) {
+    Ok(First::Plain { toon, json_floor })
+}
+
+/// TOON must wrap a wrapper-shaped root or a look-alike; compact JSON is
+/// read as it is. The cheaper of the two, JSON on a tie, and its cost.
+fn verbatim(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    meter: &mut Meter,
+) -> Result<(Encoded, Option<usize>)> {
+    let toon = toon_wrapped(value, opts.form, toon4)?;
+    let json = json_doc(value, Vec::new());
+    let (tc, jc) = (meter.cost(&toon.text), meter.cost(&json.text));
+    Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
+        (json, Some(jc))
+    } else {
+        (toon, Some(tc))
+    })
+}
+
+/// The cheaper of plain TOON and compact JSON (JSON on a tie), with its
+/// cost when that was counted: JSON is neither written nor counted when
+/// its floor rules it out, and TOON is counted only until it is sure to
+/// cost less than that floor.
+fn toon_or_json(
+    value: &Value,
+    toon: Encoded,
+    json_floor: usize,
+    meter: &mut Meter,
+) -> (Encoded, Option<usize>) {
+    let toon_cost = match meter.cost_unless_under(&toon.text, json_floor) {
         Some(c) => c,
         // JSON costs more for certain: neither written nor counted.
-        None => return Ok((best, None)),
+        None => return (toon, None),
     };
-    if json_floor > best_cost {
-        // JSON costs more for certain: neither written nor counted.
-        return Ok((best, Some(best_cost)));
+    if json_floor > toon_cost {
+        return (toon, Some(toon_cost));
     }
     let json = json_doc(value, Vec::new());
     // JSON wins ties on cost when it is no longer; counted only as far as needed.
-    match meter.cost_unless_over(&json.text, best_cost) {
-        Some(j) if (j, json.text.len()) <= (best_cost, best.text.len()) => Ok((json, Some(j))),
-        _ => Ok((best, Some(best_cost))),
+    match meter.cost_unless_over(&json.text, toon_cost) {
+        Some(j) if (j, json.text.len()) <= (toon_cost, toon.text.len()) => (json, Some(j)),
+        _ => (toon, Some(toon_cost)),
+    }
+}
+
+/// `auto` over TOON and JSON alone: [`verbatim`] for a wrapper-shaped root
+/// or a look-alike, otherwise [`toon_or_json`]. Returns the document and
+/// its cost when that was counted.
+#[cfg(test)]
+fn toon_auto(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    meter: &mut Meter,
+) -> Result<(Encoded, Option<usize>)> {
+    match toon_first(value, opts, toon4)? {
+        First::Plain { toon, json_floor } => Ok(toon_or_json(value, toon, json_floor, meter)),
+        First::Verbatim => verbatim(value, opts, toon4, meter),
     }
 }
 
