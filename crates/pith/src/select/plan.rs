@@ -1,5 +1,6 @@
 //! Which collections of a TOON document become key-hoisted tables, for the
-//! `hoisted` and `hoisted-compact` forms.
+//! `hoisted` and `hoisted-compact` forms; and which arrays of objects become
+//! columnar tables, for the `table` form ([`columnar_plan`]).
 //!
 //! A *collection* is an object member holding at least two object rows. It
 //! is a candidate when TOON would not already write it as a table, it has at
@@ -10,9 +11,11 @@
 //! hold its inner ones' tables. (`auto` hoists nothing: the notation writes
 //! the same collections as sparse tables, with no metadata to apply.)
 
-use super::{Choice, TableForm, replace_items};
+use super::{Choice, TableForm};
+use crate::table::columnar::{self, Intern};
 use crate::table::hoisted::{self, encoding_key};
 use crate::table::{Census, toon_tabular};
+use crate::table::{index_path, key_path};
 use crate::toon::EncodeOptions;
 use crate::{Map, Result, Value};
 
@@ -163,4 +166,100 @@ impl<'o> Planner<'o> {
             table.encoding.to_value(),
         ))
     }
+}
+
+/// Columnar tables for every array of objects, innermost first.
+pub(super) fn columnar_plan(
+    v: &Value,
+    intern: Intern,
+    path: &str,
+    level: usize,
+    max_depth: usize,
+    choices: &mut Vec<Choice>,
+) -> Result<Option<Value>> {
+    if level >= max_depth {
+        return Ok(None);
+    }
+    match v {
+        Value::Object(m) => {
+            let mut out: Option<Map> = None;
+            for (i, (k, child)) in m.iter().enumerate() {
+                let planned = columnar_plan(
+                    child,
+                    intern,
+                    &key_path(path, k),
+                    level + 1,
+                    max_depth,
+                    choices,
+                )?;
+                match planned {
+                    Some(new) => {
+                        let o = out.get_or_insert_with(|| {
+                            let mut o = Map::with_capacity(m.len());
+                            for (k, v) in m.iter().take(i) {
+                                o.push_unique(k.clone(), v.clone());
+                            }
+                            o
+                        });
+                        o.push_unique(k.clone(), new);
+                    }
+                    None => {
+                        if let Some(o) = &mut out {
+                            o.push_unique(k.clone(), child.clone());
+                        }
+                    }
+                }
+            }
+            Ok(out.map(Value::Object))
+        }
+        Value::Array(a) => {
+            let items = replace_items(a, |i, item| {
+                columnar_plan(
+                    item,
+                    intern,
+                    &index_path(path, i),
+                    level + 1,
+                    max_depth,
+                    choices,
+                )
+            })?;
+            let rows = items.as_deref().unwrap_or(a);
+            let eligible =
+                !rows.is_empty() && Census::of(rows).is_some_and(|c| c.dense_enough(rows.len()));
+            if eligible {
+                choices.push(Choice {
+                    path: if path.is_empty() {
+                        "$".to_owned()
+                    } else {
+                        path.to_owned()
+                    },
+                    form: TableForm::Columnar,
+                });
+                Ok(Some(columnar::encode_table(rows, intern)?))
+            } else {
+                Ok(items.map(Value::Array))
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `items` with those that `replace` gives a new value for replaced, or
+/// `None` when it replaces none: nothing is copied until the first one.
+fn replace_items(
+    items: &[Value],
+    mut replace: impl FnMut(usize, &Value) -> Result<Option<Value>>,
+) -> Result<Option<Vec<Value>>> {
+    let mut out: Option<Vec<Value>> = None;
+    for (i, item) in items.iter().enumerate() {
+        match replace(i, item)? {
+            Some(new) => out.get_or_insert_with(|| items[..i].to_vec()).push(new),
+            None => {
+                if let Some(out) = &mut out {
+                    out.push(item.clone());
+                }
+            }
+        }
+    }
+    Ok(out)
 }

@@ -1,7 +1,8 @@
 //! Unit tests of the choice among forms and of the restoring walk.
 
+use super::auto::{notation_options, toon_auto, variants};
 use super::*;
-use crate::Number;
+use crate::{Map, Number};
 use proptest::prelude::*;
 
 fn string() -> impl Strategy<Value = String> {

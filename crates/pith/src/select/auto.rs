@@ -1,0 +1,289 @@
+//! `auto`: plain TOON, compact JSON and the notation's variants the
+//! readability floor admits, measured with one [`Meter`], the cheapest kept.
+
+use super::bound::{self, Size};
+use super::meter::Meter;
+use super::verbatim::{is_wrapper, toon_wrapped};
+use super::{Encoded, Metric, Options, Syntax, json_doc, text, toon_doc};
+use crate::tokens::TokenizerKind;
+use crate::toon::EncodeOptions;
+use crate::{Result, Value};
+
+/// `auto`: the cheapest of plain TOON, compact JSON and the notation
+/// documents the readability floor admits, all measured with one [`Meter`].
+///
+/// The notation is counted first: where it wins, it is usually by far
+/// (nested records), and then TOON and JSON are counted only until they
+/// cost more than it, or not at all when a floor read off their text
+/// already does. A wrapper-shaped root or a look-alike is written verbatim
+/// and measured against the notation as before.
+pub(super) fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
+    let mut meter = Meter::new(opts.metric);
+    let (toon, json_floor) = match toon_first(value, opts, toon4)? {
+        First::Plain { toon, json_floor } => (toon, json_floor),
+        First::Verbatim => {
+            let (base, known) = verbatim(value, opts, toon4, &mut meter)?;
+            let base_cost = match known {
+                Some(c) => c,
+                None => meter.cost(&base.text),
+            };
+            let rival = Some((base_cost, base.text.len()));
+            return Ok(
+                match notation_best(value, opts, rival, Some(&base.text), true, &mut meter)? {
+                    Some((doc, _)) => doc,
+                    None => base,
+                },
+            );
+        }
+    };
+    let Some((doc, cn)) = notation_best(value, opts, None, Some(&toon.text), true, &mut meter)?
+    else {
+        return Ok(toon_or_json(value, toon, json_floor, &mut meter).0);
+    };
+    // The notation wins only on fewer tokens than both; TOON and JSON are
+    // counted only as far as that question needs.
+    let tc = meter.cost_unless_over(&toon.text, cn);
+    // What JSON must cost at most to be chosen (it wins ties).
+    let bar = tc.unwrap_or(cn);
+    if json_floor > bar {
+        return Ok(if tc.is_some() { toon } else { doc });
+    }
+    let json = json_doc(value, Vec::new());
+    Ok(match (tc, meter.cost_unless_over(&json.text, bar)) {
+        (Some(tc), Some(jc)) if (jc, json.text.len()) <= (tc, toon.text.len()) => json,
+        (Some(_), _) => toon,
+        (None, Some(_)) => json,
+        (None, None) => doc,
+    })
+}
+
+/// The notation documents the floor admits, the cheapest of them; with
+/// `rival` (its cost and bytes), only one that is cheaper. A document that
+/// is the rival's text (`rival_text`) under the marker is not counted: it
+/// cannot be cheaper.
+///
+/// The variants share the value's references, found once. A variant that is
+/// known to write the text of one already written is not written again (it
+/// cannot be cheaper either): one with references, when the value has
+/// none, is the one without; one with derived columns, when writing it
+/// (or writing the one without, which asks) turned no column into a
+/// derived one, is the one without.
+pub(super) fn notation_best(
+    value: &Value,
+    opts: &Options,
+    rival: Option<(usize, usize)>,
+    rival_text: Option<&str>,
+    depth_checked: bool,
+    meter: &mut Meter,
+) -> Result<Option<(Encoded, usize)>> {
+    let tokenizer = notation_options(opts, false, false).tokenizer;
+    // From `auto`, the value has been written as TOON with this depth limit.
+    let mut shared = crate::notation::Shared::new(value, depth_checked);
+    // The rival's length, and a little more for the marker and the names.
+    shared.size_hint = rival_text.map_or(0, |t| t.len() + t.len() / 16 + 64);
+    // A variant without derived columns tells whether the one with them
+    // would write its text again, when the floor admits derived columns.
+    let probe = variants(opts.min_readability).iter().any(|&(_, d)| d);
+    shared.probe_derived = probe;
+    // Per value of `references` (as written): whether derived columns can
+    // change the text, once a variant with them has been written.
+    let mut derives: [Option<bool>; 2] = [None, None];
+    // The variants written, as (references, derived columns) that mattered.
+    let mut written: Vec<(bool, bool)> = Vec::new();
+    let mut best = rival;
+    let mut out = None;
+    for &(references, derived) in variants(opts.min_readability) {
+        let references = references && shared.has_refs(tokenizer);
+        let derived = derived && derives[usize::from(references)] != Some(false);
+        if written.contains(&(references, derived)) {
+            continue;
+        }
+        let n = notation_options(opts, references, derived);
+        let (doc, effects) = crate::notation::encode_shared(&n, &mut shared)?;
+        let derived = derived && effects.derived_columns;
+        if n.derived {
+            derives[usize::from(references)] = Some(derived);
+        } else if probe && !effects.derived_columns {
+            // Probed: with derived columns, this variant's text again.
+            derives[usize::from(references)] = Some(false);
+        }
+        if written.contains(&(references, derived)) {
+            continue;
+        }
+        written.push((references, derived));
+        let body = &doc.text[crate::notation::MARKER.len() + 1..];
+        if rival_text == Some(body) {
+            continue;
+        }
+        let c = match best {
+            Some((hi, _)) => match meter.cost_unless_over(&doc.text, hi) {
+                Some(c) => c,
+                None => continue,
+            },
+            None => meter.cost(&doc.text),
+        };
+        // Against TOON or JSON (`out` still empty) only fewer tokens win: on
+        // a tie the standard syntax is kept; between notation documents,
+        // fewer bytes break the tie.
+        let wins = match best {
+            None => true,
+            Some((bc, _)) if out.is_none() => c < bc,
+            Some((bc, bl)) => (c, doc.text.len()) < (bc, bl),
+        };
+        if wins {
+            best = Some((c, doc.text.len()));
+            out = Some((
+                Encoded {
+                    syntax: Syntax::Pith {
+                        references: doc.references,
+                        derived: doc.derived,
+                    },
+                    text: doc.text,
+                    wrapped: false,
+                    tables: Vec::new(),
+                },
+                c,
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The variants of the notation a readability floor admits, as (references,
+/// derived columns), in the order `auto` writes them.
+pub(super) fn variants(min_readability: u8) -> &'static [(bool, bool)] {
+    match min_readability {
+        5.. => &[(false, false)],
+        4 => &[(true, false), (false, true)],
+        _ => &[(true, true), (true, false), (false, true)],
+    }
+}
+
+/// The notation's options for one variant under `opts`: its layout, and the
+/// tokenizer of the metric (the estimate for bytes).
+pub(super) fn notation_options(
+    opts: &Options,
+    references: bool,
+    derived: bool,
+) -> crate::notation::Options {
+    crate::notation::Options {
+        references,
+        derived,
+        indent: opts.toon.indent,
+        delimiter: opts.toon.delimiter,
+        max_depth: opts.toon.max_depth,
+        tokenizer: match opts.metric {
+            Metric::Tokens(kind) => kind,
+            Metric::Bytes => TokenizerKind::Bytes4,
+        },
+    }
+}
+
+/// What `auto` starts from: plain TOON and a floor under compact JSON's
+/// cost, or — for a wrapper-shaped root or a look-alike — the verbatim
+/// documents of [`verbatim`].
+enum First {
+    Plain { toon: Encoded, json_floor: usize },
+    Verbatim,
+}
+
+/// Writes plain TOON and reads the floor under compact JSON's cost off
+/// its text (or, when the text cannot tell, off the value).
+fn toon_first(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<First> {
+    if matches!(value, Value::Object(m) if is_wrapper(m)) {
+        return Ok(First::Verbatim);
+    }
+    let toon = toon_doc(value, toon4, Vec::new())?;
+    // A plain document's text answers for itself; otherwise the value is surveyed.
+    let delimiter = toon4.delimiter.as_byte();
+    let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
+    // JSON writes an integer of 1e21 or more as its digits, up to five
+    // bytes fewer than TOON's `1.2345678901234567890123e+22`: a text that
+    // may hold one gives no byte floor (its token floor stands).
+    let text_floors = if exact || !toon.text.contains("e+") {
+        text::survey_text(&toon.text, toon4.indent, delimiter, exact)
+    } else {
+        None
+    };
+    let survey = match text_floors {
+        Some(floors) => bound::Survey {
+            look_alike: false,
+            json: if exact { floors.tokens } else { floors.bytes },
+        },
+        None => {
+            let size = match opts.metric {
+                Metric::Tokens(kind) if kind.is_exact() => Size::TokenFloor,
+                _ => Size::Bytes,
+            };
+            bound::survey(value, size, opts.toon.max_depth)
+        }
+    };
+    if survey.look_alike {
+        return Ok(First::Verbatim);
+    }
+    let json_floor = match opts.metric {
+        Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),
+        _ => survey.json,
+    };
+    Ok(First::Plain { toon, json_floor })
+}
+
+/// TOON must wrap a wrapper-shaped root or a look-alike; compact JSON is
+/// read as it is. The cheaper of the two, JSON on a tie, and its cost.
+fn verbatim(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    meter: &mut Meter,
+) -> Result<(Encoded, Option<usize>)> {
+    let toon = toon_wrapped(value, opts.form, toon4)?;
+    let json = json_doc(value, Vec::new());
+    let (tc, jc) = (meter.cost(&toon.text), meter.cost(&json.text));
+    Ok(if (jc, json.text.len()) <= (tc, toon.text.len()) {
+        (json, Some(jc))
+    } else {
+        (toon, Some(tc))
+    })
+}
+
+/// The cheaper of plain TOON and compact JSON (JSON on a tie), with its
+/// cost when that was counted: JSON is neither written nor counted when
+/// its floor rules it out, and TOON is counted only until it is sure to
+/// cost less than that floor.
+fn toon_or_json(
+    value: &Value,
+    toon: Encoded,
+    json_floor: usize,
+    meter: &mut Meter,
+) -> (Encoded, Option<usize>) {
+    let toon_cost = match meter.cost_unless_under(&toon.text, json_floor) {
+        Some(c) => c,
+        // JSON costs more for certain: neither written nor counted.
+        None => return (toon, None),
+    };
+    if json_floor > toon_cost {
+        return (toon, Some(toon_cost));
+    }
+    let json = json_doc(value, Vec::new());
+    // JSON wins ties on cost when it is no longer; counted only as far as needed.
+    match meter.cost_unless_over(&json.text, toon_cost) {
+        Some(j) if (j, json.text.len()) <= (toon_cost, toon.text.len()) => (json, Some(j)),
+        _ => (toon, Some(toon_cost)),
+    }
+}
+
+/// `auto` over TOON and JSON alone: [`verbatim`] for a wrapper-shaped root
+/// or a look-alike, otherwise [`toon_or_json`]. Returns the document and
+/// its cost when that was counted.
+#[cfg(test)]
+pub(super) fn toon_auto(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    meter: &mut Meter,
+) -> Result<(Encoded, Option<usize>)> {
+    match toon_first(value, opts, toon4)? {
+        First::Plain { toon, json_floor } => Ok(toon_or_json(value, toon, json_floor, meter)),
+        First::Verbatim => verbatim(value, opts, toon4, meter),
+    }
+}
