@@ -34,7 +34,7 @@ fn uniform_records_become_a_table() {
     assert_eq!(r.encoding, Encoding::Pith);
     assert!(
         r.text
-            .starts_with("%pith\n[20]{name,entityType=person,score}:\nentity-0,0.5\n"),
+            .starts_with("%pith\n[20]{name,entityType=person,score}:\nentity-0,.5\n"),
         "{}",
         r.text
     );
