@@ -679,7 +679,7 @@ function maker(keys, uses) {
 }
 
 function build(t) {
-  const { ops, nums, short, long, keys: keyText, keyLens, shapes } = t;
+  const { ops, nums, text, wide, keys: keyText, keyLens, shapes } = t;
   const keys = new Array(keyLens.length);
   for (let i = 0, p = 0; i < keyLens.length; i++) {
     keys[i] = keyText.slice(p, p + keyLens[i]);
@@ -696,8 +696,8 @@ function build(t) {
   }
   let i = 0;
   let ni = 0;
-  let sp = 0;
-  let lp = 0;
+  let tp = 0;
+  let wp = 0;
   const payload = (op) => {
     const p = op >>> 3;
     return p === ESCAPE ? ops[i++] : p;
@@ -705,12 +705,12 @@ function build(t) {
   const str = (op) => {
     const n = payload(op);
     if ((op & 7) === 4) {
-      const s = short.slice(sp, sp + n);
-      sp += n;
+      const s = text.slice(tp, tp + n);
+      tp += n;
       return s;
     }
-    const s = long.toString('utf8', lp, lp + n);
-    lp += n;
+    const s = wide.slice(wp, wp + n);
+    wp += n;
     return s;
   };
   const next = () => {

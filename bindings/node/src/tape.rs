@@ -1,4 +1,4 @@
-//! A decoded [`Value`] as flat arrays that JavaScript turns into objects.
+//! A decoded value as flat arrays that JavaScript turns into objects.
 //!
 //! Creating a JavaScript value through Node-API costs a call per value and
 //! per property; V8 builds objects far faster from JavaScript itself. So
@@ -6,7 +6,9 @@
 //! numbers and the text of its strings, and `index.js` rebuilds it in one
 //! pass. Objects name a *shape* (their keys, in order, stored once), so the
 //! rows of a table share one key list and JavaScript can build each row
-//! with a literal of fixed keys.
+//! with a literal of fixed keys. [`Builder`] is a [`Sink`]: the core's
+//! TOON reader writes the tape as it reads, and any other value is walked
+//! into it.
 //!
 //! Each operation is `tag | payload << 3`:
 //!
@@ -14,8 +16,8 @@
 //! |---|---|---|
 //! | 0, 1, 2 | `null`, `false`, `true` | 0 |
 //! | 3 | a number | 0: the next double; 1: a `BigInt`, 2: an exact decimal, each spelled by the string operation that follows |
-//! | 4 | a string of `short` | its length in UTF-16 units (under [`SHORT`]) |
-//! | 5 | a string of `long` | its length in UTF-8 bytes |
+//! | 4 | a string of `text` | its length in UTF-16 units |
+//! | 5 | a string of `wide` | its length in UTF-16 units |
 //! | 6 | an array | its length; its items follow |
 //! | 7 | an object | its shape; its values follow in the shape's key order |
 //!
@@ -24,18 +26,19 @@
 //! its key count, how many objects use it, and its keys (indices into
 //! `keys`, whose lengths in UTF-16 units are `key_lens`).
 //!
-//! Strings shorter than [`SHORT`] UTF-16 units are slices of one JavaScript
-//! string (V8 copies slices that short); longer ones are decoded from
-//! `long`, each into a string of its own, so no string keeps a large
-//! shared text alive.
+//! Strings are slices of two texts, one after the other: `text` holds
+//! those whose characters are all below U+0100 (V8 keeps it one byte a
+//! character), `wide` the others. Slicing costs far less than decoding
+//! each string from bytes; a string of 13 characters or more (V8 copies
+//! shorter slices) keeps its text alive while it lives.
 
-use pith::{Map, Number, Value};
+use pith::Number;
+#[cfg(test)]
+use pith::Value;
 use pith_bindings::number::{Decoded, decoded, nearest_f64};
 use pith_bindings::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
+use pith_bindings::sink::{Num, Sink};
 use std::collections::HashMap;
-
-/// Strings of fewer UTF-16 units than this are slices of `short`.
-pub const SHORT: usize = 13;
 
 /// Whole numbers are spelled out for `BigInt` up to this many digits.
 const MAX_BIGINT_DIGITS: usize = 1_000_000;
@@ -43,8 +46,8 @@ const MAX_BIGINT_DIGITS: usize = 1_000_000;
 /// The largest integer a double holds exactly, with all below it.
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
-const SHORT_STRING: u32 = 4;
-const LONG_STRING: u32 = 5;
+const NARROW_STRING: u32 = 4;
+const WIDE_STRING: u32 = 5;
 
 const AS_DOUBLE: u32 = 0;
 const AS_BIGINT: u32 = 1;
@@ -66,10 +69,10 @@ pub struct Tape {
     pub ops: Vec<u32>,
     /// The doubles, in order.
     pub nums: Vec<f64>,
-    /// Short strings, one after the other.
-    pub short: String,
-    /// Long strings, one after the other, as UTF-8.
-    pub long: Vec<u8>,
+    /// Strings of characters below U+0100, one after the other.
+    pub text: String,
+    /// The other strings, one after the other.
+    pub wide: String,
     /// Every key, once, one after the other.
     pub keys: String,
     /// The length of each key in UTF-16 units.
@@ -79,42 +82,71 @@ pub struct Tape {
 }
 
 /// The tape of `value`.
+#[cfg(test)]
 pub fn tape(value: &Value, numbers: Numbers) -> Tape {
-    let mut b = Builder {
-        numbers,
-        tape: Tape::default(),
-        key_ids: HashMap::new(),
-        shape_ids: HashMap::new(),
-        shape_list: Vec::new(),
-        recent: Vec::new(),
-        scratch: Vec::new(),
-        digits: Vec::new(),
-    };
-    b.value(value, 0);
-    let mut tape = b.tape;
-    for (ids, uses) in &b.shape_list {
-        tape.shapes.push(ids.len() as u32);
-        tape.shapes.push(*uses);
-        tape.shapes.extend_from_slice(ids);
-    }
-    tape
+    let mut b = Builder::new(numbers);
+    pith_bindings::sink::walk(value, &mut b);
+    b.finish()
 }
 
-struct Builder<'v> {
+/// An object not yet closed.
+struct Open {
+    /// Its operation, written when it closes.
+    op: usize,
+    /// Where its key ids start in `pending`.
+    first: usize,
+    /// The shape of the object before it at its depth, while its keys
+    /// match that shape's so far.
+    guess: Option<u32>,
+}
+
+/// Writes a tape from a value's events.
+pub struct Builder {
     numbers: Numbers,
     tape: Tape,
-    key_ids: HashMap<&'v str, u32>,
+    key_ids: HashMap<String, u32>,
+    /// Each key by id.
+    key_list: Vec<String>,
     shape_ids: HashMap<Vec<u32>, u32>,
     /// Each shape's keys and how many objects use it.
     shape_list: Vec<(Vec<u32>, u32)>,
-    /// The last object seen at each depth and its shape: the rows of a
+    open: Vec<Open>,
+    /// The key ids of the open objects.
+    pending: Vec<u32>,
+    /// The shape of the last object closed at each depth: the rows of a
     /// table share their keys, so most objects match the one before.
-    recent: Vec<Option<(&'v Map, u32)>>,
-    scratch: Vec<u32>,
+    recent: Vec<Option<u32>>,
     digits: Vec<u8>,
 }
 
-impl<'v> Builder<'v> {
+impl Builder {
+    /// An empty tape.
+    pub fn new(numbers: Numbers) -> Builder {
+        Builder {
+            numbers,
+            tape: Tape::default(),
+            key_ids: HashMap::new(),
+            key_list: Vec::new(),
+            shape_ids: HashMap::new(),
+            shape_list: Vec::new(),
+            open: Vec::new(),
+            pending: Vec::new(),
+            recent: Vec::new(),
+            digits: Vec::new(),
+        }
+    }
+
+    /// The tape, its shapes written out.
+    pub fn finish(self) -> Tape {
+        let mut tape = self.tape;
+        for (ids, uses) in &self.shape_list {
+            tape.shapes.push(ids.len() as u32);
+            tape.shapes.push(*uses);
+            tape.shapes.extend_from_slice(ids);
+        }
+        tape
+    }
+
     fn op(&mut self, tag: u32, payload: usize) {
         let ops = &mut self.tape.ops;
         match u32::try_from(payload) {
@@ -127,41 +159,29 @@ impl<'v> Builder<'v> {
         }
     }
 
-    fn value(&mut self, v: &'v Value, depth: usize) {
-        match v {
-            Value::Null => self.op(NULL, 0),
-            Value::Bool(false) => self.op(FALSE, 0),
-            Value::Bool(true) => self.op(TRUE, 0),
-            Value::Number(n) => self.number(n),
-            Value::String(s) => self.string(s),
-            Value::Array(items) => {
-                self.op(ARRAY, items.len());
-                for item in items {
-                    self.value(item, depth + 1);
-                }
-            }
-            Value::Object(m) => {
-                let shape = self.shape(m, depth);
-                self.op(OBJECT, shape as usize);
-                for v in m.values() {
-                    self.value(v, depth + 1);
-                }
-            }
+    fn key_id(&mut self, k: &str) -> u32 {
+        if let Some(&id) = self.key_ids.get(k) {
+            return id;
         }
+        let id = self.key_list.len() as u32;
+        self.tape.keys.push_str(k);
+        self.tape.key_lens.push(utf16_len(k) as u32);
+        self.key_ids.insert(k.to_owned(), id);
+        self.key_list.push(k.to_owned());
+        id
     }
 
-    fn string(&mut self, s: &str) {
-        let units = utf16_len(s);
-        if units < SHORT {
-            self.tape.short.push_str(s);
-            self.op(SHORT_STRING, units);
-        } else {
-            self.tape.long.extend_from_slice(s.as_bytes());
-            self.op(LONG_STRING, s.len());
+    fn shape_id(&mut self, ids: &[u32]) -> u32 {
+        if let Some(&id) = self.shape_ids.get(ids) {
+            return id;
         }
+        let id = self.shape_list.len() as u32;
+        self.shape_ids.insert(ids.to_vec(), id);
+        self.shape_list.push((ids.to_vec(), 0));
+        id
     }
 
-    fn number(&mut self, n: &Number) {
+    fn exact_number(&mut self, n: &Number) {
         if let Some(v) = n.as_i64()
             && (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v)
         {
@@ -174,7 +194,7 @@ impl<'v> Builder<'v> {
                 Decoded::Text(_) => {}
             }
         }
-        let f = self.nearest(n);
+        let f = nearest_f64(n, &mut self.digits);
         if self.numbers.exact && Number::from_f64(f).as_ref() != Some(n) {
             return self.spelled(AS_EXACT, &n.to_string());
         }
@@ -182,7 +202,7 @@ impl<'v> Builder<'v> {
     }
 
     fn double(&mut self, f: f64) {
-        self.op(NUMBER, AS_DOUBLE as usize);
+        self.tape.ops.push(NUMBER | AS_DOUBLE << 3);
         self.tape.nums.push(f);
     }
 
@@ -190,46 +210,118 @@ impl<'v> Builder<'v> {
         self.op(NUMBER, how as usize);
         self.string(text);
     }
+}
 
-    fn nearest(&mut self, n: &Number) -> f64 {
-        nearest_f64(n, &mut self.digits)
+impl Sink for Builder {
+    type Shape = u32;
+
+    fn null(&mut self) {
+        self.tape.ops.push(NULL);
     }
 
-    fn shape(&mut self, m: &'v Map, depth: usize) -> u32 {
-        if let Some(Some((seen, id))) = self.recent.get(depth)
-            && seen.len() == m.len()
-            && seen.keys().zip(m.keys()).all(|(a, b)| a == b)
-        {
-            let id = *id;
-            self.shape_list[id as usize].1 += 1;
-            self.recent[depth] = Some((m, id));
-            return id;
+    fn bool(&mut self, v: bool) {
+        self.tape.ops.push(if v { TRUE } else { FALSE });
+    }
+
+    fn number(&mut self, n: Num<'_>) {
+        match n {
+            Num::Int(v) if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v) => {
+                self.double(v as f64);
+            }
+            // The nearest double of the decimal, as its canonical text
+            // reads (a zero has no sign).
+            Num::Decimal(text) if !self.numbers.bigint && !self.numbers.exact => {
+                let f: f64 = text.parse().unwrap_or(0.0);
+                self.double(if f == 0.0 { 0.0 } else { f });
+            }
+            Num::Exact(n) => self.exact_number(n),
+            other => self.exact_number(&other.to_number()),
         }
-        self.scratch.clear();
-        for k in m.keys() {
-            let next = self.key_ids.len() as u32;
-            let id = *self.key_ids.entry(k.as_str()).or_insert_with(|| {
-                self.tape.keys.push_str(k);
-                self.tape.key_lens.push(utf16_len(k) as u32);
-                next
-            });
-            self.scratch.push(id);
+    }
+
+    fn string(&mut self, s: &str) {
+        let t = &mut self.tape;
+        if s.is_ascii() {
+            t.text.push_str(s);
+            self.op(NARROW_STRING, s.len());
+        } else if s.chars().all(|c| u32::from(c) < 0x100) {
+            t.text.push_str(s);
+            self.op(NARROW_STRING, s.chars().count());
+        } else {
+            t.wide.push_str(s);
+            self.op(WIDE_STRING, utf16_len(s));
         }
-        let id = match self.shape_ids.get(&self.scratch) {
-            Some(&id) => id,
-            None => {
-                let id = self.shape_list.len() as u32;
-                self.shape_ids.insert(self.scratch.clone(), id);
-                self.shape_list.push((self.scratch.clone(), 0));
-                id
+    }
+
+    fn array(&mut self, len: usize) {
+        self.op(ARRAY, len);
+    }
+
+    fn object(&mut self) {
+        let depth = self.open.len();
+        self.open.push(Open {
+            op: self.tape.ops.len(),
+            first: self.pending.len(),
+            guess: self.recent.get(depth).copied().flatten(),
+        });
+        self.tape.ops.push(OBJECT);
+    }
+
+    fn key(&mut self, k: &str) {
+        let Some(open) = self.open.last_mut() else {
+            return;
+        };
+        let at = self.pending.len() - open.first;
+        if let Some(shape) = open.guess {
+            let keys = &self.shape_list[shape as usize].0;
+            if let Some(&id) = keys.get(at)
+                && self.key_list[id as usize] == k
+            {
+                self.pending.push(id);
+                return;
+            }
+            open.guess = None;
+        }
+        let id = self.key_id(k);
+        self.pending.push(id);
+    }
+
+    fn end_object(&mut self) {
+        let Some(open) = self.open.pop() else {
+            return;
+        };
+        let ids = &self.pending[open.first..];
+        let id = match open.guess {
+            Some(shape) if self.shape_list[shape as usize].0.len() == ids.len() => shape,
+            _ => {
+                let ids = ids.to_vec();
+                self.shape_id(&ids)
             }
         };
+        self.pending.truncate(open.first);
         self.shape_list[id as usize].1 += 1;
+        let depth = self.open.len();
         if self.recent.len() <= depth {
             self.recent.resize(depth + 1, None);
         }
-        self.recent[depth] = Some((m, id));
-        id
+        self.recent[depth] = Some(id);
+        if id < ESCAPE {
+            self.tape.ops[open.op] = OBJECT | id << 3;
+        } else {
+            // Never in practice: half a billion shapes.
+            self.tape.ops[open.op] = OBJECT | ESCAPE << 3;
+            self.tape.ops.insert(open.op + 1, id);
+        }
+    }
+
+    fn shape(&mut self, keys: &[&str]) -> u32 {
+        let ids: Vec<u32> = keys.iter().map(|k| self.key_id(k)).collect();
+        self.shape_id(&ids)
+    }
+
+    fn row(&mut self, shape: u32) {
+        self.shape_list[shape as usize].1 += 1;
+        self.op(OBJECT, shape as usize);
     }
 }
 
@@ -247,31 +339,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rows_share_one_shape_and_strings_split_by_length() {
-        let v = pith::json::parse(
-            r#"{"rows":[{"id":1,"name":"a"},{"id":2,"name":"a longer name here"}],"é":null}"#,
-        )
-        .unwrap();
+    fn rows_share_one_shape_and_strings_split_by_width() {
+        let v =
+            pith::json::parse(r#"{"rows":[{"id":1,"name":"a"},{"id":2,"name":"dé 😀"}],"é":null}"#)
+                .unwrap();
         let t = tape(&v, Numbers::default());
-        assert_eq!(t.keys, "rowséidname");
-        assert_eq!(t.key_lens, vec![4, 1, 2, 4]);
-        // Root {rows, é} used once; row shape {id, name} used twice.
-        assert_eq!(t.shapes, vec![2, 1, 0, 1, 2, 2, 2, 3]);
-        assert_eq!(t.short, "a");
-        assert_eq!(t.long, b"a longer name here");
+        assert_eq!(t.keys, "rowsidnameé");
+        assert_eq!(t.key_lens, vec![4, 2, 4, 1]);
+        // Row shape {id, name} used twice; root {rows, é} once.
+        assert_eq!(t.shapes, vec![2, 2, 1, 2, 2, 1, 0, 3]);
+        assert_eq!(t.text, "a");
+        assert_eq!(t.wide, "dé 😀");
         assert_eq!(t.nums, vec![1.0, 2.0]);
         assert_eq!(
             t.ops,
             vec![
-                OBJECT,
+                OBJECT | 1 << 3,
                 ARRAY | 2 << 3,
-                OBJECT | 1 << 3,
+                OBJECT,
                 NUMBER,
-                SHORT_STRING | 1 << 3,
-                OBJECT | 1 << 3,
+                NARROW_STRING | 1 << 3,
+                OBJECT,
                 NUMBER,
-                LONG_STRING | 18 << 3,
+                WIDE_STRING | 5 << 3,
                 NULL,
+            ]
+        );
+    }
+
+    #[test]
+    fn latin1_strings_are_narrow() {
+        let v = pith::json::parse(r#"["café","ÿ","Ā"]"#).unwrap();
+        let t = tape(&v, Numbers::default());
+        assert_eq!(t.text, "caféÿ");
+        assert_eq!(t.wide, "Ā");
+        assert_eq!(
+            t.ops,
+            vec![
+                ARRAY | 3 << 3,
+                NARROW_STRING | 4 << 3,
+                NARROW_STRING | 1 << 3,
+                WIDE_STRING | 1 << 3
             ]
         );
     }
@@ -281,7 +389,7 @@ mod tests {
         let v = pith::json::parse("[9007199254740993, 0.1, 1e400, 0.1000000000000000055511, 5]")
             .unwrap();
         let plain = tape(&v, Numbers::default());
-        assert!(plain.short.is_empty() && plain.long.is_empty());
+        assert!(plain.text.is_empty() && plain.wide.is_empty());
         assert_eq!(plain.nums[0], 9007199254740992.0);
         let exact = tape(
             &v,
@@ -292,13 +400,12 @@ mod tests {
         );
         assert_eq!(exact.nums, vec![0.1, 5.0]);
         assert_eq!(
-            String::from_utf8(exact.long).unwrap(),
+            exact.text,
             format!(
                 "90071992547409931{}0.1000000000000000055511",
                 "0".repeat(400)
             )
         );
-        assert_eq!(exact.short, "");
         let exact_only = tape(
             &v,
             Numbers {
@@ -307,9 +414,55 @@ mod tests {
             },
         );
         assert_eq!(
-            String::from_utf8(exact_only.long).unwrap(),
-            "90071992547409930.1000000000000000055511"
+            exact_only.text,
+            "90071992547409931e+4000.1000000000000000055511"
         );
-        assert_eq!(exact_only.short, "1e+400");
+    }
+
+    /// The short forms the reader sends give the doubles a value's
+    /// numbers give.
+    #[test]
+    fn short_numbers_give_the_doubles_of_their_values() {
+        for text in [
+            "-0",
+            "-0.0",
+            "0.50",
+            "-12.25",
+            "956.02",
+            "123456789012345678",
+            "9007199254740993",
+            "1.000000000000000001",
+        ] {
+            let n = Number::parse(text).unwrap();
+            for numbers in [
+                Numbers::default(),
+                Numbers {
+                    bigint: true,
+                    exact: false,
+                },
+                Numbers {
+                    bigint: true,
+                    exact: true,
+                },
+                Numbers {
+                    bigint: false,
+                    exact: true,
+                },
+            ] {
+                let mut want = Builder::new(numbers);
+                want.number(Num::Exact(&n));
+                let mut got = Builder::new(numbers);
+                if text.contains('.') {
+                    got.number(Num::Decimal(text));
+                } else {
+                    got.number(Num::Int(text.parse().unwrap()));
+                }
+                let (want, got) = (want.finish(), got.finish());
+                assert_eq!(want.ops, got.ops, "{text}");
+                assert_eq!(want.text, got.text, "{text}");
+                let bits = |t: &Tape| t.nums.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&want), bits(&got), "{text}");
+            }
+        }
     }
 }
