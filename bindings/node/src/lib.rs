@@ -97,6 +97,8 @@ pub struct Tape {
     pub key_lens: Uint32Array,
     /// Each shape: key count, uses, key indices.
     pub shapes: Uint32Array,
+    /// How many short strings repeat by number.
+    pub repeats: u32,
 }
 
 /// A tool result's text as `pith mcp` would send it.
@@ -252,7 +254,9 @@ pub fn decode_tape(
     };
     let opts = DecodeOptions::default().strict(!lenient);
     let numbers = tape::Numbers { bigint, exact };
-    let t = match pith_bindings::decode::decode_into(bytes, &opts, || tape::Builder::new(numbers)) {
+    let t = match pith_bindings::decode::decode_into(bytes, &opts, || {
+        tape::Builder::for_text(numbers, bytes.len())
+    }) {
         Ok(b) => b.finish(),
         Err(e) => return Either::B(pith_problem("decode", &e)),
     };
@@ -264,6 +268,7 @@ pub fn decode_tape(
         keys: t.keys,
         key_lens: t.key_lens.into(),
         shapes: t.shapes.into(),
+        repeats: t.repeats,
     })
 }
 

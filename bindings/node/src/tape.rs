@@ -15,9 +15,9 @@
 //! | tag | meaning | payload |
 //! |---|---|---|
 //! | 0, 1, 2 | `null`, `false`, `true` | 0 |
-//! | 3 | a number | 0: the next double; 1: a `BigInt`, 2: an exact decimal, each spelled by the string operation that follows |
+//! | 3 | a number, or a wide string | 0: the next double; 1: a `BigInt`, 2: an exact decimal, each spelled by the string operation that follows; 3: a string of `wide`, whose length in UTF-16 units the next operation holds whole |
 //! | 4 | a string of `text` | its length in UTF-16 units |
-//! | 5 | a string of `wide` | its length in UTF-16 units |
+//! | 5 | a short string again | its number among the short strings kept |
 //! | 6 | an array | its length; its items follow |
 //! | 7 | an object | its shape; its values follow in the shape's key order |
 //!
@@ -30,7 +30,13 @@
 //! those whose characters are all below U+0100 (V8 keeps it one byte a
 //! character), `wide` the others. Slicing costs far less than decoding
 //! each string from bytes; a string of 13 characters or more (V8 copies
-//! shorter slices) keeps its text alive while it lives.
+//! shorter slices) keeps its text alive while it lives. The short strings
+//! of `text` (at most [`SHORT`] units) are numbered as they first appear,
+//! the first `repeats` of them kept by JavaScript, and a repeat crosses as
+//! its number: the values of a column of a few names, made once each, as
+//! `JSON.parse` makes them. In a column of distinct short strings that
+//! saves nothing, so numbering stops after [`REPEATS_TRIAL`] of them
+//! unless as many repeats came.
 
 use pith::Number;
 #[cfg(test)]
@@ -47,11 +53,24 @@ const MAX_BIGINT_DIGITS: usize = 1_000_000;
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 const NARROW_STRING: u32 = 4;
-const WIDE_STRING: u32 = 5;
+const REPEATED_STRING: u32 = 5;
 
 const AS_DOUBLE: u32 = 0;
 const AS_BIGINT: u32 = 1;
 const AS_EXACT: u32 = 2;
+/// Not a number: a string of `wide`, whose length the next operation holds.
+const WIDE_STRING: u32 = 3;
+
+/// Strings of `text` this short (in UTF-16 units, as V8 copies them when
+/// it slices) are made once each in JavaScript and repeated from there.
+pub const SHORT: usize = 12;
+
+/// After this many short strings, repeating stops unless as many repeats
+/// came: in a column of distinct names, looking costs and saves nothing.
+const REPEATS_TRIAL: usize = 4096;
+
+/// Short strings are never kept beyond this many.
+const MAX_REPEATS: usize = 1 << 20;
 
 /// How numbers cross.
 #[derive(Debug, Clone, Copy, Default)]
@@ -79,6 +98,9 @@ pub struct Tape {
     pub key_lens: Vec<u32>,
     /// For each shape: key count, objects using it, key indices.
     pub shapes: Vec<u32>,
+    /// How many short strings JavaScript keeps for repeats: the first
+    /// this many of `text` of at most [`SHORT`] units.
+    pub repeats: u32,
 }
 
 /// The tape of `value`.
@@ -87,6 +109,87 @@ pub fn tape(value: &Value, numbers: Numbers) -> Tape {
     let mut b = Builder::new(numbers);
     pith_bindings::sink::walk(value, &mut b);
     b.finish()
+}
+
+/// The short strings of `text` seen so far, each numbered by its first
+/// appearance, so that a repeat crosses as that number.
+struct Repeats {
+    on: bool,
+    /// Open addressing: 0 is empty, else a string's number plus one.
+    slots: Vec<u32>,
+    /// Each string's bytes in `text`.
+    spans: Vec<(u32, u32)>,
+    hits: usize,
+}
+
+impl Repeats {
+    fn new() -> Repeats {
+        Repeats {
+            on: true,
+            slots: vec![0; 1024],
+            spans: Vec::new(),
+            hits: 0,
+        }
+    }
+
+    /// The number of `s` if it was seen; else `s` is numbered as the next
+    /// string, to be written at `at` in `text` (unless repeating stops).
+    fn find(&mut self, s: &[u8], text: &[u8], at: usize) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash(s) as usize & mask;
+        loop {
+            match self.slots[i] {
+                0 => break,
+                id => {
+                    let (start, len) = self.spans[id as usize - 1];
+                    if text.get(start as usize..(start + len) as usize) == Some(s) {
+                        self.hits += 1;
+                        return Some(id - 1);
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        let n = self.spans.len();
+        if n >= MAX_REPEATS || (n == REPEATS_TRIAL && self.hits < n) {
+            self.on = false;
+            return None;
+        }
+        self.spans.push((at as u32, s.len() as u32));
+        self.slots[i] = n as u32 + 1;
+        if self.spans.len() * 2 > self.slots.len() {
+            self.grow(text, s, at);
+        }
+        None
+    }
+
+    fn grow(&mut self, text: &[u8], last: &[u8], at: usize) {
+        let mut slots = vec![0u32; self.slots.len() * 2];
+        let mask = slots.len() - 1;
+        for (n, &(start, len)) in self.spans.iter().enumerate() {
+            // The last string is not in `text` yet.
+            let bytes = text
+                .get(start as usize..(start + len) as usize)
+                .unwrap_or(if start as usize == at { last } else { &[] });
+            let mut i = hash(bytes) as usize & mask;
+            while slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            slots[i] = n as u32 + 1;
+        }
+        self.slots = slots;
+    }
+}
+
+/// A short string's hash (eight bytes at a time, multiplied through).
+fn hash(s: &[u8]) -> u64 {
+    let mut h = s.len() as u64;
+    for chunk in s.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    h ^ (h >> 32)
 }
 
 /// An object not yet closed.
@@ -116,15 +219,29 @@ pub struct Builder {
     /// The shape of the last object closed at each depth: the rows of a
     /// table share their keys, so most objects match the one before.
     recent: Vec<Option<u32>>,
+    repeats: Repeats,
     digits: Vec<u8>,
 }
 
 impl Builder {
     /// An empty tape.
+    #[cfg(test)]
     pub fn new(numbers: Numbers) -> Builder {
+        Builder::for_text(numbers, 0)
+    }
+
+    /// An empty tape with room for what a text of `len` bytes usually
+    /// makes, so that its arrays are not copied as they grow (room never
+    /// written costs no memory).
+    pub fn for_text(numbers: Numbers, len: usize) -> Builder {
         Builder {
             numbers,
-            tape: Tape::default(),
+            tape: Tape {
+                ops: Vec::with_capacity(len / 4),
+                nums: Vec::with_capacity(len / 16),
+                text: String::with_capacity(len / 2),
+                ..Tape::default()
+            },
             key_ids: HashMap::new(),
             key_list: Vec::new(),
             shape_ids: HashMap::new(),
@@ -132,6 +249,7 @@ impl Builder {
             open: Vec::new(),
             pending: Vec::new(),
             recent: Vec::new(),
+            repeats: Repeats::new(),
             digits: Vec::new(),
         }
     }
@@ -139,6 +257,7 @@ impl Builder {
     /// The tape, its shapes written out.
     pub fn finish(self) -> Tape {
         let mut tape = self.tape;
+        tape.repeats = self.repeats.spans.len() as u32;
         for (ids, uses) in &self.shape_list {
             tape.shapes.push(ids.len() as u32);
             tape.shapes.push(*uses);
@@ -240,17 +359,27 @@ impl Sink for Builder {
     }
 
     fn string(&mut self, s: &str) {
-        let t = &mut self.tape;
-        if s.is_ascii() {
-            t.text.push_str(s);
-            self.op(NARROW_STRING, s.len());
+        let units = if s.is_ascii() {
+            s.len()
         } else if s.chars().all(|c| u32::from(c) < 0x100) {
-            t.text.push_str(s);
-            self.op(NARROW_STRING, s.chars().count());
+            s.chars().count()
         } else {
-            t.wide.push_str(s);
-            self.op(WIDE_STRING, utf16_len(s));
+            self.tape.wide.push_str(s);
+            self.tape.ops.push(NUMBER | WIDE_STRING << 3);
+            // Lengths of JavaScript strings fit in 32 bits.
+            self.tape
+                .ops
+                .push(u32::try_from(utf16_len(s)).unwrap_or(u32::MAX));
+            return;
+        };
+        if units <= SHORT && self.repeats.on {
+            let text = self.tape.text.as_bytes();
+            if let Some(id) = self.repeats.find(s.as_bytes(), text, text.len()) {
+                return self.op(REPEATED_STRING, id as usize);
+            }
         }
+        self.tape.text.push_str(s);
+        self.op(NARROW_STRING, units);
     }
 
     fn array(&mut self, len: usize) {
@@ -350,6 +479,7 @@ mod tests {
         assert_eq!(t.shapes, vec![2, 2, 1, 2, 2, 1, 0, 3]);
         assert_eq!(t.text, "a");
         assert_eq!(t.wide, "dé 😀");
+        assert_eq!(t.repeats, 1);
         assert_eq!(t.nums, vec![1.0, 2.0]);
         assert_eq!(
             t.ops,
@@ -361,10 +491,57 @@ mod tests {
                 NARROW_STRING | 1 << 3,
                 OBJECT,
                 NUMBER,
-                WIDE_STRING | 5 << 3,
+                NUMBER | WIDE_STRING << 3,
+                5,
                 NULL,
             ]
         );
+    }
+
+    #[test]
+    fn short_strings_repeat_by_number() {
+        let v =
+            pith::json::parse(r#"["ab","a longer string","ab","","","a longer string","é","é"]"#)
+                .unwrap();
+        let t = tape(&v, Numbers::default());
+        assert_eq!(t.text, "aba longer stringa longer stringé");
+        assert_eq!(t.repeats, 3);
+        assert_eq!(
+            t.ops,
+            vec![
+                ARRAY | 8 << 3,
+                NARROW_STRING | 2 << 3,
+                NARROW_STRING | 15 << 3,
+                REPEATED_STRING,
+                NARROW_STRING,
+                REPEATED_STRING | 1 << 3,
+                NARROW_STRING | 15 << 3,
+                NARROW_STRING | 1 << 3,
+                REPEATED_STRING | 2 << 3,
+            ]
+        );
+    }
+
+    /// Many distinct short strings stop the numbering after the trial;
+    /// many repeated ones, and growing the table, keep every one.
+    #[test]
+    fn numbering_stops_where_it_saves_nothing() {
+        let distinct: Vec<Value> = (0..10_000).map(|i| Value::from(format!("s{i}"))).collect();
+        let t = tape(&Value::Array(distinct), Numbers::default());
+        assert_eq!(t.repeats as usize, REPEATS_TRIAL);
+        assert!(t.ops[1..].iter().all(|op| op & 7 == NARROW_STRING));
+        let repeated: Vec<Value> = (0..20_000)
+            .map(|i| Value::from(format!("s{}", i % 3000)))
+            .collect();
+        let t = tape(&Value::Array(repeated), Numbers::default());
+        assert_eq!(t.repeats, 3000);
+        for (i, op) in t.ops[1..].iter().enumerate() {
+            if i < 3000 {
+                assert_eq!(op & 7, NARROW_STRING);
+            } else {
+                assert_eq!(*op, REPEATED_STRING | ((i % 3000) as u32) << 3);
+            }
+        }
     }
 
     #[test]
@@ -379,7 +556,8 @@ mod tests {
                 ARRAY | 3 << 3,
                 NARROW_STRING | 4 << 3,
                 NARROW_STRING | 1 << 3,
-                WIDE_STRING | 1 << 3
+                NUMBER | WIDE_STRING << 3,
+                1
             ]
         );
     }
