@@ -647,21 +647,37 @@ function measure(value, options = {}) {
 
 // Objects of a shape used this often, with at most this many keys, are built
 // by a function with an object literal of their keys: V8 makes those far
-// faster than objects grown one property at a time.
+// faster than objects grown one property at a time. Such functions are kept
+// between calls (up to MAKERS_KEPT of them), so that V8's compiled code for
+// them, and what it learned of the objects they make (which survive, and are
+// then made where long-lived objects go), serve every decode of that shape.
 const LITERAL_USES = 8;
 const LITERAL_KEYS = 64;
+const MAKERS_KEPT = 1024;
+const literalMakers = new Map();
 let literals = true;
+// Strings this short (in UTF-16 units) may repeat by number (src/tape.rs).
+const SHORT = 12;
 
+/** The function that makes an object of `keys` from the next values. */
 function maker(keys, uses) {
-  if (literals && uses >= LITERAL_USES && keys.length <= LITERAL_KEYS) {
-    // A JSON string is a JavaScript string literal; `__proto__` as a
-    // computed key defines a property, where a plain one would set the
-    // prototype.
-    const members = keys.map((k) => `${k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)}:next()`);
-    try {
-      return new Function('next', `return {${members.join(',')}};`);
-    } catch {
-      literals = false; // code generation from strings is turned off here
+  if (literals && keys.length <= LITERAL_KEYS) {
+    const name = JSON.stringify(keys);
+    const known = literalMakers.get(name);
+    if (known !== undefined) return known;
+    if (uses >= LITERAL_USES) {
+      // A JSON string is a JavaScript string literal; `__proto__` as a
+      // computed key defines a property, where a plain one would set the
+      // prototype.
+      const members = keys.map((k) => `${k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)}:next()`);
+      try {
+        const made = new Function('next', `return {${members.join(',')}};`);
+        if (literalMakers.size >= MAKERS_KEPT) literalMakers.clear();
+        literalMakers.set(name, made);
+        return made;
+      } catch {
+        literals = false; // code generation from strings is turned off here
+      }
     }
   }
   return (next) => {
@@ -678,70 +694,108 @@ function maker(keys, uses) {
   };
 }
 
+// The tape being read, and where in it. A build runs no code of the
+// caller's, so one set serves every call, and `next` is one function that
+// the makers above call.
+let ops;
+let nums;
+let text;
+let wide;
+let makers;
+let shorts;
+let repeats;
+let kept = 0;
+let oi = 0;
+let ni = 0;
+let tp = 0;
+let wp = 0;
+
+function payload(op) {
+  const p = op >>> 3;
+  return p === ESCAPE ? ops[oi++] : p;
+}
+
+function str(op) {
+  switch (op & 7) {
+    case 4: {
+      const n = payload(op);
+      const s = text.slice(tp, tp + n);
+      tp += n;
+      if (n <= SHORT && kept < repeats) shorts[kept++] = s;
+      return s;
+    }
+    case 5:
+      return shorts[payload(op)];
+    default: {
+      const n = ops[oi++];
+      const s = wide.slice(wp, wp + n);
+      wp += n;
+      return s;
+    }
+  }
+}
+
+function next() {
+  const op = ops[oi++];
+  switch (op & 7) {
+    case 0:
+      return null;
+    case 1:
+      return false;
+    case 2:
+      return true;
+    case 3: {
+      const how = op >>> 3;
+      if (how === 0) return nums[ni++];
+      if (how === 3) return str(op);
+      const digits = str(ops[oi++]);
+      return how === 1 ? BigInt(digits) : new ExactNumber(digits, TRUSTED);
+    }
+    case 4:
+    case 5:
+      return str(op);
+    case 6: {
+      const n = payload(op);
+      const a = new Array(n);
+      for (let j = 0; j < n; j++) a[j] = next();
+      return a;
+    }
+    default:
+      return makers[payload(op)](next);
+  }
+}
+
+/** The value of a tape (see src/tape.rs for its layout). */
 function build(t) {
-  const { ops, nums, short, long, keys: keyText, keyLens, shapes } = t;
+  const { keys: keyText, keyLens, shapes } = t;
   const keys = new Array(keyLens.length);
   for (let i = 0, p = 0; i < keyLens.length; i++) {
     keys[i] = keyText.slice(p, p + keyLens[i]);
     p += keyLens[i];
   }
-  const makers = [];
+  const made = [];
   for (let s = 0; s < shapes.length; ) {
     const n = shapes[s];
-    const uses = shapes[s + 1];
     const ks = new Array(n);
     for (let j = 0; j < n; j++) ks[j] = keys[shapes[s + 2 + j]];
-    makers.push(maker(ks, uses));
+    made.push(maker(ks, shapes[s + 1]));
     s += 2 + n;
   }
-  let i = 0;
-  let ni = 0;
-  let sp = 0;
-  let lp = 0;
-  const payload = (op) => {
-    const p = op >>> 3;
-    return p === ESCAPE ? ops[i++] : p;
-  };
-  const str = (op) => {
-    const n = payload(op);
-    if ((op & 7) === 4) {
-      const s = short.slice(sp, sp + n);
-      sp += n;
-      return s;
-    }
-    const s = long.toString('utf8', lp, lp + n);
-    lp += n;
-    return s;
-  };
-  const next = () => {
-    const op = ops[i++];
-    switch (op & 7) {
-      case 0:
-        return null;
-      case 1:
-        return false;
-      case 2:
-        return true;
-      case 3: {
-        const how = op >>> 3;
-        if (how === 0) return nums[ni++];
-        const text = str(ops[i++]);
-        return how === 1 ? BigInt(text) : new ExactNumber(text, TRUSTED);
-      }
-      case 4:
-      case 5:
-        return str(op);
-      case 6: {
-        const n = payload(op);
-        const a = new Array(n);
-        for (let j = 0; j < n; j++) a[j] = next();
-        return a;
-      }
-      default:
-        return makers[payload(op)](next);
-    }
-  };
-  return next();
+  ({ ops, nums, text, wide, repeats } = t);
+  makers = made;
+  // The short strings of text, each made once (see src/tape.rs).
+  shorts = new Array(repeats);
+  kept = 0;
+  oi = 0;
+  ni = 0;
+  tp = 0;
+  wp = 0;
+  try {
+    return next();
+  } finally {
+    // The tape is not kept alive until the next call.
+    ops = nums = text = wide = makers = shorts = undefined;
+  }
 }
 
 /** For pith/mcp: a tool's text (a string) or return value (anything else)

@@ -10,6 +10,8 @@
 //! the same value, without a second copy of a large document. When there
 //! are, it leaves the whole reading to `select::decode`.
 
+use crate::sink::{Sink, walk};
+use crate::{DROP_LATER_BYTES, drop_later};
 use pith::notation::MARKER;
 use pith::select::{self, WRAPPER_TAG, WRAPPER_VALUE};
 use pith::table::{self, hoisted};
@@ -34,6 +36,35 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
     } else {
         Ok(value)
     }
+}
+
+/// Reads `bytes` as [`decode`] does into a sink that `fresh` makes: straight
+/// from the text where [`crate::read`] can, else through the value the
+/// library reads (freed on a background thread when it is large).
+///
+/// # Errors
+///
+/// Those of [`select::decode`].
+pub fn decode_into<S: Sink>(
+    bytes: &[u8],
+    opts: &DecodeOptions,
+    mut fresh: impl FnMut() -> S,
+) -> Result<S> {
+    if !is_notation(bytes)
+        && let Ok(text) = std::str::from_utf8(bytes)
+    {
+        let mut sink = fresh();
+        if crate::read::read(text, opts, &mut sink) {
+            return Ok(sink);
+        }
+    }
+    let value = decode(bytes, opts)?;
+    let mut sink = fresh();
+    walk(&value, &mut sink);
+    if bytes.len() >= DROP_LATER_BYTES {
+        drop_later(value);
+    }
+    Ok(sink)
 }
 
 /// Whether `select::decode` reads `bytes` as a notation document: after at

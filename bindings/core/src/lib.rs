@@ -20,6 +20,10 @@
 //!   turns into one; [`op`] holds the codes of its operations.
 //! * [`direct`]: `format="toon"` written straight from such a tape, for
 //!   the layouts whose rules are simple.
+//! * [`sink`]: a decoded value as a stream of events, which a package turns
+//!   into its language's values; [`read`] reads TOON straight into one,
+//!   for the documents whose rules are simple, and
+//!   [`decode::decode_into`] reads any text into one.
 //! * [`drop_later`]: frees a large value on a background thread.
 
 pub mod decode;
@@ -31,6 +35,8 @@ pub mod number;
 pub mod op;
 pub mod options;
 pub mod path;
+pub mod read;
+pub mod sink;
 
 use std::sync::OnceLock;
 use std::sync::mpsc::{Sender, channel};

@@ -87,16 +87,18 @@ pub struct Tape {
     pub ops: Uint32Array,
     /// The doubles.
     pub nums: Float64Array,
-    /// The short strings, one after the other.
-    pub short: String,
-    /// The long strings, as UTF-8.
-    pub long: Buffer,
+    /// The strings of characters below U+0100, one after the other.
+    pub text: String,
+    /// The other strings, one after the other.
+    pub wide: String,
     /// Every key once.
     pub keys: String,
     /// Each key's length in UTF-16 units.
     pub key_lens: Uint32Array,
     /// Each shape: key count, uses, key indices.
     pub shapes: Uint32Array,
+    /// How many short strings repeat by number.
+    pub repeats: u32,
 }
 
 /// A tool result's text as `pith mcp` would send it.
@@ -251,20 +253,22 @@ pub fn decode_tape(
         Either::B(b) => b,
     };
     let opts = DecodeOptions::default().strict(!lenient);
-    let value = match pith_bindings::decode::decode(bytes, &opts) {
-        Ok(v) => v,
+    let numbers = tape::Numbers { bigint, exact };
+    let t = match pith_bindings::decode::decode_into(bytes, &opts, || {
+        tape::Builder::for_text(numbers, bytes.len())
+    }) {
+        Ok(b) => b.finish(),
         Err(e) => return Either::B(pith_problem("decode", &e)),
     };
-    let t = tape::tape(&value, tape::Numbers { bigint, exact });
-    release(value, bytes.len());
     Either::A(Tape {
         ops: t.ops.into(),
         nums: t.nums.into(),
-        short: t.short,
-        long: t.long.into(),
+        text: t.text,
+        wide: t.wide,
         keys: t.keys,
         key_lens: t.key_lens.into(),
         shapes: t.shapes.into(),
+        repeats: t.repeats,
     })
 }
 

@@ -58,6 +58,17 @@ for (const file of FILES) {
     }
   });
 
+  test(`decode gives the doubles JSON.parse gives: ${name(file)}`, () => {
+    const text = fs.readFileSync(file, 'utf8');
+    const want = JSON.stringify(JSON.parse(text));
+    const exact = load(file);
+    for (const delimiter of [',', '\t', '|']) {
+      const toon = pith.encode(exact, { format: 'toon', delimiter });
+      assert.ok(JSON.stringify(pith.decode(toon)) === want, JSON.stringify(delimiter));
+      assert.ok(JSON.stringify(pith.decode(Buffer.from(toon), { lenient: true })) === want, JSON.stringify(delimiter));
+    }
+  });
+
   test(`token counts equal the CLI's: ${name(file)}`, () => {
     const text = fs.readFileSync(file, 'utf8');
     const toon = pith.encode(load(file), { format: 'toon' });
