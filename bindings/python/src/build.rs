@@ -240,8 +240,12 @@ impl<'py> Builder<'_, '_, '_, 'py> {
     ) -> PyResult<Bound<'py, PyAny>> {
         // SAFETY: a plain constructor; the GIL is held.
         let dict = owned(self.py, unsafe { ffi::PyDict_New() })?;
+        // At the top, `n` counts the fields at every depth: the end of the
+        // list ends it.
         for _ in 0..n {
-            let field = *fields.get(*next).ok_or_else(malformed)?;
+            let Some(&field) = fields.get(*next) else {
+                break;
+            };
             *next += 1;
             let (key, value) = match field {
                 Field::Leaf(id) => (self.key(id)?, self.value()?),
