@@ -8,6 +8,9 @@
 //! both packages say and do the same thing.
 //!
 //! * [`decode`]: reading every form, as the library reads them.
+//! * [`events`]: TOON text read into a flat list of events, without a
+//!   value, for the documents whose rules are simple; the rest goes to
+//!   the library.
 //! * [`options`]: the keyword arguments of `encode`, checked, as the
 //!   library's options; [`options::encode`] and [`options::fit`] run them.
 //! * [`number`]: a decoded number as an integer's digits, or as its
@@ -28,6 +31,7 @@
 
 pub mod decode;
 pub mod direct;
+pub mod events;
 pub mod input;
 pub mod mcp;
 pub mod measure;

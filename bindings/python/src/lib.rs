@@ -10,6 +10,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod build;
 mod text;
 mod to_py;
 mod to_tape;
@@ -209,7 +210,7 @@ fn direct_toon(
 ///
 /// Raises DecodeError (a ValueError, and a json.JSONDecodeError) with
 /// ``msg``, ``lineno``, ``colno`` and ``pos``. The GIL is released while
-/// decoding.
+/// the text is read, and held while the objects are made.
 #[pyfunction]
 #[pyo3(signature = (text, *, lenient = false, parse_float = None, parse_int = None))]
 fn decode<'py>(
@@ -222,12 +223,17 @@ fn decode<'py>(
     let bytes = input_bytes(text)?;
     let opts = DecodeOptions::default().strict(!lenient);
     let source: &[u8] = &bytes;
-    let decoded = py.detach(|| pith_bindings::decode::decode(source, &opts));
-    let value = decoded.map_err(|e| decode_error(py, text, source, &e))?;
     let numbers = to_py::Numbers {
         parse_int,
         parse_float,
     };
+    // `parse_float` takes a number's exact text: keep fractions exact.
+    let exact = numbers.parse_float.is_some();
+    if let Some(events) = py.detach(|| pith_bindings::events::read(source, &opts, exact)) {
+        return build::build(py, &events, to_py::NumberMaker::new(py, &numbers));
+    }
+    let decoded = py.detach(|| pith_bindings::decode::decode(source, &opts));
+    let value = decoded.map_err(|e| decode_error(py, text, source, &e))?;
     let out = to_py::to_py(py, &value, &numbers);
     release(value, source.len());
     out

@@ -37,12 +37,9 @@ pub fn to_py<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut b = Builder {
         py,
-        numbers,
-        max_digits: max_int_digits(py),
-        int_type: py.get_type::<PyInt>().into_any(),
+        numbers: NumberMaker::new(py, numbers),
         keys: HashMap::new(),
         recent: Vec::new(),
-        digits: Vec::new(),
     };
     b.build(value)
 }
@@ -60,18 +57,81 @@ fn max_int_digits(py: Python<'_>) -> usize {
     }
 }
 
-struct Builder<'v, 'n, 'py> {
+/// Makes the Python number of a decoded number, with the caller's hooks.
+pub struct NumberMaker<'n, 'py> {
     py: Python<'py>,
     numbers: &'n Numbers<'py>,
     max_digits: usize,
     int_type: Bound<'py, PyAny>,
+    /// Scratch for a number's text on its way to a float.
+    digits: Vec<u8>,
+}
+
+impl<'n, 'py> NumberMaker<'n, 'py> {
+    /// The maker for one decode: reads the interpreter's digit limit.
+    pub fn new(py: Python<'py>, numbers: &'n Numbers<'py>) -> NumberMaker<'n, 'py> {
+        NumberMaker {
+            py,
+            numbers,
+            max_digits: max_int_digits(py),
+            int_type: py.get_type::<PyInt>().into_any(),
+            digits: Vec::new(),
+        }
+    }
+
+    /// A whole number within `i64`: an `int`, or `parse_int` of its digits.
+    ///
+    /// # Errors
+    ///
+    /// Whatever `parse_int` raises.
+    pub fn int(&self, v: i64) -> PyResult<Bound<'py, PyAny>> {
+        match &self.numbers.parse_int {
+            Some(hook) => hook.call1((v.to_string(),)),
+            None => Ok(v.into_pyobject(self.py)?.into_any()),
+        }
+    }
+
+    /// Whether `parse_int` is given.
+    pub fn has_int_hook(&self) -> bool {
+        self.numbers.parse_int.is_some()
+    }
+
+    /// Any number, as `json.loads` with the same hooks makes it.
+    ///
+    /// # Errors
+    ///
+    /// Whatever `parse_int` or `parse_float` raises.
+    pub fn number(&mut self, n: &pith::Number) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        if !n.is_integer() && self.numbers.parse_float.is_none() {
+            return Ok(PyFloat::new(py, self.float(n)).into_any());
+        }
+        match decoded(n, self.max_digits) {
+            Decoded::Small(v) => self.int(v),
+            Decoded::Digits(digits) => match &self.numbers.parse_int {
+                Some(hook) => hook.call1((digits,)),
+                None => self.int_type.call1((digits,)),
+            },
+            Decoded::Text(text) => match &self.numbers.parse_float {
+                Some(hook) => hook.call1((text,)),
+                None => Ok(PyFloat::new(py, self.float(n)).into_any()),
+            },
+        }
+    }
+
+    fn float(&mut self, n: &pith::Number) -> f64 {
+        nearest_f64(n, &mut self.digits)
+    }
+}
+
+struct Builder<'v, 'n, 'py> {
+    py: Python<'py>,
+    numbers: NumberMaker<'n, 'py>,
     /// Every key met so far, one `str` each.
     keys: HashMap<&'v str, Bound<'py, PyString>>,
     /// The key last met at each position of an object: the rows of a table
     /// repeat their keys in order, so most lookups end here.
     recent: Vec<(&'v str, Bound<'py, PyString>)>,
-    /// Scratch for a number's text on its way to a float.
-    digits: Vec<u8>,
 }
 
 impl<'v, 'py> Builder<'v, '_, 'py> {
@@ -81,7 +141,7 @@ impl<'v, 'py> Builder<'v, '_, 'py> {
             Value::Null => py.None().into_bound(py),
             Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
             Value::String(s) => PyString::new(py, s).into_any(),
-            Value::Number(n) => self.number(n)?,
+            Value::Number(n) => self.numbers.number(n)?,
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
@@ -118,30 +178,5 @@ impl<'v, 'py> Builder<'v, '_, 'py> {
             self.recent.push((k, key.clone()));
         }
         key
-    }
-
-    fn number(&mut self, n: &pith::Number) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        if !n.is_integer() && self.numbers.parse_float.is_none() {
-            return Ok(PyFloat::new(py, self.float(n)).into_any());
-        }
-        match decoded(n, self.max_digits) {
-            Decoded::Small(v) => match &self.numbers.parse_int {
-                Some(hook) => hook.call1((v.to_string(),)),
-                None => Ok(v.into_pyobject(py)?.into_any()),
-            },
-            Decoded::Digits(digits) => match &self.numbers.parse_int {
-                Some(hook) => hook.call1((digits,)),
-                None => self.int_type.call1((digits,)),
-            },
-            Decoded::Text(text) => match &self.numbers.parse_float {
-                Some(hook) => hook.call1((text,)),
-                None => Ok(PyFloat::new(py, self.float(n)).into_any()),
-            },
-        }
-    }
-
-    fn float(&mut self, n: &pith::Number) -> f64 {
-        nearest_f64(n, &mut self.digits)
     }
 }

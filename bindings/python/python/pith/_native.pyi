@@ -64,7 +64,8 @@ def decode(
     ``parse_int`` gets the digits of every whole number, ``parse_float``
     the exact text of every other number (``parse_float=decimal.Decimal``
     keeps every digit). Raises DecodeError with ``lineno``, ``colno``,
-    ``pos`` and ``msg``. Releases the GIL while decoding.
+    ``pos`` and ``msg``. Releases the GIL while reading the text (the
+    objects are made with it held).
     """
 
 def count_tokens(text: str, tokenizer: Tokenizer = "o200k") -> int:
