@@ -8,10 +8,16 @@ use crate::{ErrorKind, Value};
 
 impl Parser<'_> {
     /// The value a header opens: inline array, list, table or keyed table.
-    /// `base` is the depth of the line the header stands on (as a field),
-    /// `vd` the value depth of the array or keyed object.
-    pub(super) fn array(&mut self, h: Header, base: usize, vd: usize, at: usize) -> R<Value> {
-        self.check_depth(vd, at)?;
+    /// `header_depth` is the depth of the line the header stands on (as a
+    /// field), `value_level` the nesting level of the array or keyed object.
+    pub(super) fn array(
+        &mut self,
+        header: Header,
+        header_depth: usize,
+        value_level: usize,
+        at: usize,
+    ) -> R<Value> {
+        self.check_depth(value_level, at)?;
         let Header {
             fields,
             inline,
@@ -20,7 +26,7 @@ impl Parser<'_> {
             length_at,
             delim,
             ..
-        } = h;
+        } = header;
         let digits = self.src[length_at..]
             .iter()
             .take_while(|b| b.is_ascii_digit())
@@ -31,10 +37,12 @@ impl Parser<'_> {
             written: self.tok.s(length_at, length_at + digits),
         };
         match (fields, inline) {
-            (Some(f), _) if keyed => self.keyed_table(&f, count, delim, base, vd),
-            (Some(f), _) => self.table(&f, count, delim, base, vd),
+            (Some(fields), _) if keyed => {
+                self.keyed_table(&fields, count, delim, header_depth, value_level)
+            }
+            (Some(fields), _) => self.table(&fields, count, delim, header_depth, value_level),
             (None, Some((a, b))) => self.inline(a, b, count, delim),
-            (None, None) => self.list(count, base, vd),
+            (None, None) => self.list(count, header_depth, value_level),
         }
     }
 

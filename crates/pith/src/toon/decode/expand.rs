@@ -22,11 +22,11 @@ use crate::toon::fold::is_path;
 use crate::value::Unpacked;
 use crate::{ErrorKind, Key, Map, Value};
 
-/// Expands the entries of one object at value depth `depth` (the root is 1).
+/// Expands the entries of one object at nesting level `level` (the root is 1).
 pub(in crate::toon) fn expand_object(
     entries: Vec<(Key, Value)>,
     meta: Vec<KeyMeta>,
-    depth: usize,
+    level: usize,
     max_depth: usize,
     strict: bool,
 ) -> Result<Map, Fault> {
@@ -47,8 +47,8 @@ pub(in crate::toon) fn expand_object(
             } else {
                 value.depth()
             };
-            // The value moves from depth + 1 to depth + segments.
-            if depth + segments.len() - 1 + below > max_depth {
+            // The value moves from level + 1 to level + segments.
+            if level + segments.len() - 1 + below > max_depth {
                 return Err(Fault::new(
                     ErrorKind::DepthLimit,
                     m.at,

@@ -8,31 +8,37 @@ use super::{Fault, Parser, R, expand, show};
 use crate::{ErrorKind, Map, Value};
 
 impl Parser<'_> {
-    /// The fields at depth `cd` of the object at value depth `od`.
-    pub(super) fn fields(&mut self, cd: usize, od: usize, obj: &mut Obj) -> R<()> {
+    /// The fields at depth `field_depth` of the object at nesting level
+    /// `object_level`.
+    pub(super) fn fields(
+        &mut self,
+        field_depth: usize,
+        object_level: usize,
+        obj: &mut Obj,
+    ) -> R<()> {
         while let Some(line) = self.lines.peek()? {
-            if line.depth < cd {
+            if line.depth < field_depth {
                 break;
             }
-            if line.depth > cd {
-                return Err(self.misplaced(line, cd));
+            if line.depth > field_depth {
+                return Err(self.misplaced(line, field_depth));
             }
             self.consume(line)?;
             let class = self.classify(line.start, line.end)?;
-            self.field(class, line.start, line.end, cd, od, obj)?;
+            self.field(class, line.start, line.end, field_depth, object_level, obj)?;
         }
         Ok(())
     }
 
-    /// One field, content `[s, e)`, standing at depth `fd` in the object at
-    /// value depth `od`.
+    /// One field, content `[s, e)`, standing at depth `field_depth` in the
+    /// object at nesting level `object_level`.
     pub(super) fn field(
         &mut self,
         class: Class,
         s: usize,
         e: usize,
-        fd: usize,
-        od: usize,
+        field_depth: usize,
+        object_level: usize,
         obj: &mut Obj,
     ) -> R<()> {
         match class {
@@ -51,15 +57,15 @@ impl Parser<'_> {
                     return tok.value_into(va, vb, slot);
                 }
                 let key = self.key(a, b, false)?;
-                self.key_value(key, rest, e, fd, od, obj)
+                self.key_value(key, rest, e, field_depth, object_level, obj)
             }
             Class::KeyValue { a, b, rest, .. } => {
                 let key = self.key(a, b, true)?;
-                self.key_value(key, rest, e, fd, od, obj)
+                self.key_value(key, rest, e, field_depth, object_level, obj)
             }
             Class::Header(bracket) => match self.header(s, e, bracket)? {
-                Ok(h) => self.header_field(h, s, e, fd, od, obj),
-                Err(bad) => self.fall_through(bad, s, e, fd, od, obj),
+                Ok(header) => self.header_field(header, s, e, field_depth, object_level, obj),
+                Err(bad) => self.fall_through(bad, s, e, field_depth, object_level, obj),
             },
             Class::Bare => Err(self.missing_colon(s, e)),
         }
@@ -68,25 +74,32 @@ impl Parser<'_> {
     /// A field whose line is a header: `key[N]…:`.
     pub(super) fn header_field(
         &mut self,
-        mut h: Header,
+        mut header: Header,
         s: usize,
         e: usize,
-        fd: usize,
-        od: usize,
+        field_depth: usize,
+        object_level: usize,
         obj: &mut Obj,
     ) -> R<()> {
-        let Some(key) = h.key.take() else {
+        let Some(key) = header.key.take() else {
             let fault = Fault::new(
                 ErrorKind::Structure,
                 s,
                 "expected a key before '[': a header without a key is only valid \
                  as the document root or right after '- '",
             );
-            let colon = h.colon;
-            return self.fall_through(BadHeader { fault, colon }, s, e, fd, od, obj);
+            let colon = header.colon;
+            return self.fall_through(
+                BadHeader { fault, colon },
+                s,
+                e,
+                field_depth,
+                object_level,
+                obj,
+            );
         };
         self.reserve(obj, &key)?;
-        let v = self.array(h, fd, od + 1, key.at)?;
+        let v = self.array(header, field_depth, object_level + 1, key.at)?;
         self.put(obj, key, v);
         Ok(())
     }
@@ -98,8 +111,8 @@ impl Parser<'_> {
         bad: BadHeader,
         s: usize,
         e: usize,
-        fd: usize,
-        od: usize,
+        field_depth: usize,
+        object_level: usize,
         obj: &mut Obj,
     ) -> R<()> {
         let BadHeader { fault, colon } = bad;
@@ -109,7 +122,7 @@ impl Parser<'_> {
         let (a, b) = self.tok.trim(s, colon);
         let key = Key::new(self.tok.s(a, b).to_owned(), false, s);
         self.demoted = Some((e, fault.0.msg));
-        self.key_value(key, colon + 1, e, fd, od, obj)
+        self.key_value(key, colon + 1, e, field_depth, object_level, obj)
     }
 
     /// `key: value`, `key: []`, or `key:` opening a nested object.
@@ -118,8 +131,8 @@ impl Parser<'_> {
         key: Key,
         rest: usize,
         e: usize,
-        fd: usize,
-        od: usize,
+        field_depth: usize,
+        object_level: usize,
         obj: &mut Obj,
     ) -> R<()> {
         let (a, b) = self.tok.trim(rest, e);
@@ -133,22 +146,23 @@ impl Parser<'_> {
         }
         self.reserve(obj, &key)?;
         let v = if a == b {
-            self.check_depth(od + 1, key.at)?;
-            let mut child = self.stack.open(od + 1);
+            self.check_depth(object_level + 1, key.at)?;
+            let mut child = self.stack.open(object_level + 1);
             if let Some(next) = self.lines.peek()?
-                && next.depth > fd
+                && next.depth > field_depth
             {
-                let cd = self.content_depth(fd)?;
-                self.fields(cd, od + 1, &mut child)?;
+                let child_depth = self.content_depth(field_depth)?;
+                self.fields(child_depth, object_level + 1, &mut child)?;
             }
-            Value::Object(self.finish(child, od + 1)?)
+            Value::Object(self.finish(child, object_level + 1)?)
         } else {
-            self.check_depth(od + 1, a)?;
+            self.check_depth(object_level + 1, a)?;
             Value::Array(Vec::new())
         };
         self.put(obj, key, v);
         Ok(())
     }
+
     /// In strict mode, the key must be new to the object (§14.3).
     #[inline]
     pub(super) fn reserve(&self, obj: &Obj, key: &Key) -> R<()> {
@@ -194,10 +208,12 @@ impl Parser<'_> {
         self.stack.push(obj, key.name, key.print, v, meta);
     }
 
-    pub(super) fn finish(&mut self, obj: Obj, depth: usize) -> R<Map> {
+    /// The object's entries as a map, its dotted keys expanded when path
+    /// expansion is on; `level` is the object's nesting level.
+    pub(super) fn finish(&mut self, obj: Obj, level: usize) -> R<Map> {
         match self.stack.close(obj) {
             (entries, Some(meta)) => {
-                expand::expand_object(entries, meta, depth, self.max_depth, self.strict)
+                expand::expand_object(entries, meta, level, self.max_depth, self.strict)
             }
             (entries, None) => Ok(Map::from_unique_entries(entries)),
         }

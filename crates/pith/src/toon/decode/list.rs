@@ -11,8 +11,13 @@ use crate::{ErrorKind, Map, Value};
 
 impl Parser<'_> {
     /// List items under a header (§9.2, §9.4).
-    pub(super) fn list(&mut self, count: Count, base: usize, vd: usize) -> R<Value> {
-        let item_depth = self.content_depth(base)?;
+    pub(super) fn list(
+        &mut self,
+        count: Count,
+        header_depth: usize,
+        list_level: usize,
+    ) -> R<Value> {
+        let item_depth = self.content_depth(header_depth)?;
         // Lists and tables grow as items arrive: a declared length is never
         // trusted with an allocation, and reserving a large exact size makes
         // glibc trim and refault the heap around every decode (measured: 70×
@@ -20,7 +25,7 @@ impl Parser<'_> {
         let mut items = Vec::new();
         let mut started = false;
         while let Some(line) = self.lines.peek()? {
-            if line.depth <= base {
+            if line.depth <= header_depth {
                 break;
             }
             if line.depth != item_depth {
@@ -47,7 +52,7 @@ impl Parser<'_> {
             }
             let n = items.len();
             items.push(Value::Null);
-            self.item(line, item_depth, vd + 1, &mut items[n])?;
+            self.item(line, item_depth, list_level + 1, &mut items[n])?;
         }
         if started {
             self.spans -= 1;
@@ -58,11 +63,12 @@ impl Parser<'_> {
         Ok(Value::Array(items))
     }
 
-    /// One list item at depth `d`, with value depth `vd`.
-    fn item(&mut self, line: Line, d: usize, vd: usize, out: &mut Value) -> R<()> {
+    /// One list item at depth `item_depth`, itself at nesting level
+    /// `item_level`.
+    fn item(&mut self, line: Line, item_depth: usize, item_level: usize, out: &mut Value) -> R<()> {
         let (s, e) = (line.start, line.end);
         if e - s == 1 {
-            self.check_depth(vd, s)?;
+            self.check_depth(item_level, s)?;
             fill(out, Value::Object(Map::new()));
             return Ok(());
         }
@@ -71,16 +77,16 @@ impl Parser<'_> {
             a += 1;
         }
         if &self.src[a..e] == b"[]" {
-            self.check_depth(vd, a)?;
+            self.check_depth(item_level, a)?;
             fill(out, Value::Array(Vec::new()));
             return Ok(());
         }
         let v = match self.classify(a, e)? {
             Class::Header(bracket) => match self.header(a, e, bracket)? {
-                Ok(h) if h.key.is_none() && !h.keyed && h.fields.is_none() => {
-                    self.array(h, d, vd, a)?
+                Ok(header) if header.key.is_none() && !header.keyed && header.fields.is_none() => {
+                    self.array(header, item_depth, item_level, a)?
                 }
-                Ok(h) if h.key.is_none() => {
+                Ok(header) if header.key.is_none() => {
                     let fault = Fault::new(
                         ErrorKind::Structure,
                         a,
@@ -89,37 +95,42 @@ impl Parser<'_> {
                     );
                     let bad = BadHeader {
                         fault,
-                        colon: h.colon,
+                        colon: header.colon,
                     };
-                    self.item_object(a, d, vd, |p, obj| p.fall_through(bad, a, e, d + 1, vd, obj))?
+                    self.item_object(a, item_depth, item_level, |p, obj| {
+                        p.fall_through(bad, a, e, item_depth + 1, item_level, obj)
+                    })?
                 }
-                Ok(h) => {
-                    self.item_object(a, d, vd, |p, obj| p.header_field(h, a, e, d + 1, vd, obj))?
-                }
-                Err(bad) => {
-                    self.item_object(a, d, vd, |p, obj| p.fall_through(bad, a, e, d + 1, vd, obj))?
-                }
+                Ok(header) => self.item_object(a, item_depth, item_level, |p, obj| {
+                    p.header_field(header, a, e, item_depth + 1, item_level, obj)
+                })?,
+                Err(bad) => self.item_object(a, item_depth, item_level, |p, obj| {
+                    p.fall_through(bad, a, e, item_depth + 1, item_level, obj)
+                })?,
             },
             Class::Bare => return self.tok.value_into(a, e, out),
-            class => self.item_object(a, d, vd, |p, obj| p.field(class, a, e, d + 1, vd, obj))?,
+            class => self.item_object(a, item_depth, item_level, |p, obj| {
+                p.field(class, a, e, item_depth + 1, item_level, obj)
+            })?,
         };
         fill(out, v);
         Ok(())
     }
 
     /// A list item that is an object whose first field stands on the hyphen
-    /// line: that field is at depth `d + 1`, like the fields after it (§10).
+    /// line: that field is at depth `item_depth + 1`, like the fields after
+    /// it (§10).
     fn item_object(
         &mut self,
         a: usize,
-        d: usize,
-        vd: usize,
+        item_depth: usize,
+        object_level: usize,
         first_field: impl FnOnce(&mut Self, &mut Obj) -> R<()>,
     ) -> R<Value> {
-        self.check_depth(vd, a)?;
-        let mut obj = self.stack.open(vd);
+        self.check_depth(object_level, a)?;
+        let mut obj = self.stack.open(object_level);
         first_field(self, &mut obj)?;
-        self.fields(d + 1, vd, &mut obj)?;
-        Ok(Value::Object(self.finish(obj, vd)?))
+        self.fields(item_depth + 1, object_level, &mut obj)?;
+        Ok(Value::Object(self.finish(obj, object_level)?))
     }
 }

@@ -10,6 +10,11 @@
 //! copied once and a plain number is read without allocating. Declared
 //! lengths are checked, never trusted with an allocation.
 //!
+//! Two measures run through the parser: a line's *depth* is its
+//! indentation in levels (`header_depth`, `field_depth`, `item_depth`), and
+//! a value's *level* is how deeply it is nested, the root's being 1 (what
+//! the depth limit bounds: `object_level`, `list_level`, `row_level`).
+//!
 //! The parser's state, the root forms and the scope rules are here; an
 //! object's lines are read in [`fields`], what a header opens in [`array`]
 //! (inline values), [`list`] (list items) and [`table`] (rows and entry
@@ -288,27 +293,27 @@ impl<'a> Parser<'a> {
         Ok(Value::Object(self.finish(obj, 1)?))
     }
 
-    /// The depth of the scope whose parent line stands at `base`, from its
-    /// first line: one level deeper, or in lenient and 3.3 mode wherever
-    /// that first line is (§8).
-    fn content_depth(&mut self, base: usize) -> R<usize> {
+    /// The depth of the scope whose parent line stands at `parent_depth`,
+    /// from its first line: one level deeper, or in lenient and 3.3 mode
+    /// wherever that first line is (§8).
+    fn content_depth(&mut self, parent_depth: usize) -> R<usize> {
         match self.lines.peek()? {
-            Some(l) if l.depth > base + 1 => {
+            Some(first) if first.depth > parent_depth + 1 => {
                 if self.v4 && self.strict {
                     Err(Fault::new(
                         ErrorKind::Indentation,
-                        l.start,
+                        first.start,
                         format!(
                             "expected depth {} for the first line of a nested scope, found depth {}",
-                            base + 1,
-                            l.depth
+                            parent_depth + 1,
+                            first.depth
                         ),
                     ))
                 } else {
-                    Ok(l.depth)
+                    Ok(first.depth)
                 }
             }
-            _ => Ok(base + 1),
+            _ => Ok(parent_depth + 1),
         }
     }
 
@@ -328,8 +333,10 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn check_depth(&self, depth: usize, at: usize) -> R<()> {
-        if depth > self.max_depth {
+    /// Refuses a value at nesting `level` beyond the depth limit, naming
+    /// the byte `at`.
+    fn check_depth(&self, level: usize, at: usize) -> R<()> {
+        if level > self.max_depth {
             return Err(too_deep(self.max_depth, at));
         }
         Ok(())

@@ -12,17 +12,17 @@ impl Parser<'_> {
     /// Rows of a tabular array (§9.3).
     pub(super) fn table(
         &mut self,
-        f: &Fields,
+        fields: &Fields,
         count: Count,
         delim: u8,
-        base: usize,
-        vd: usize,
+        header_depth: usize,
+        table_level: usize,
     ) -> R<Value> {
-        let row_depth = self.content_depth(base)?;
+        let row_depth = self.content_depth(header_depth)?;
         let mut rows = Vec::new();
         let mut started = false;
         while let Some(line) = self.lines.peek()? {
-            if line.depth <= base {
+            if line.depth <= header_depth {
                 break;
             }
             if line.depth != row_depth {
@@ -38,14 +38,14 @@ impl Parser<'_> {
             if !started {
                 started = true;
                 self.spans += 1;
-                self.check_depth(vd + 1 + f.group_depth, line.start)?;
+                self.check_depth(table_level + 1 + fields.group_depth, line.start)?;
             }
             rows.push(Value::Object(self.row(
                 line.start,
                 line.end,
-                f,
+                fields,
                 delim,
-                vd + 1,
+                table_level + 1,
             )?));
         }
         if started {
@@ -60,18 +60,18 @@ impl Parser<'_> {
     /// Entry rows of a keyed tabular object (§9.5).
     pub(super) fn keyed_table(
         &mut self,
-        f: &Fields,
+        fields: &Fields,
         count: Count,
         delim: u8,
-        base: usize,
-        od: usize,
+        header_depth: usize,
+        object_level: usize,
     ) -> R<Value> {
-        let entry_depth = self.content_depth(base)?;
-        let mut obj = self.stack.open(od);
+        let entry_depth = self.content_depth(header_depth)?;
+        let mut obj = self.stack.open(object_level);
         let mut entries = 0usize;
         let mut started = false;
         while let Some(line) = self.lines.peek()? {
-            if line.depth <= base {
+            if line.depth <= header_depth {
                 break;
             }
             if line.depth != entry_depth {
@@ -98,15 +98,15 @@ impl Parser<'_> {
             if !started {
                 started = true;
                 self.spans += 1;
-                self.check_depth(od + 1 + f.group_depth, line.start)?;
+                self.check_depth(object_level + 1 + fields.group_depth, line.start)?;
             }
             let key = self.entry_key(line.start, colon)?;
             self.reserve(&obj, &key)?;
             let (a, b) = self.tok.trim(colon + 1, line.end);
             if a == b {
-                return Err(narrow(a, 0, f.leaf_count));
+                return Err(narrow(a, 0, fields.leaf_count));
             }
-            let v = Value::Object(self.row(a, b, f, delim, od + 1)?);
+            let v = Value::Object(self.row(a, b, fields, delim, object_level + 1)?);
             self.put(&mut obj, key, v);
             entries += 1;
         }
@@ -116,7 +116,7 @@ impl Parser<'_> {
         if self.strict && entries != count.length {
             return Err(count.mismatch(count.length_at, ENTRIES, entries));
         }
-        Ok(Value::Object(self.finish(obj, od)?))
+        Ok(Value::Object(self.finish(obj, object_level)?))
     }
 
     /// The entry key before the first unquoted colon at `colon`.
@@ -154,16 +154,16 @@ impl Parser<'_> {
     }
 
     /// The cells `[a, b)` of one row as an object of the header's fields.
-    fn row(&mut self, a: usize, b: usize, f: &Fields, delim: u8, rd: usize) -> R<Map> {
-        let n = f.leaf_count;
-        if f.flat && !self.expand {
+    fn row(&mut self, a: usize, b: usize, fields: &Fields, delim: u8, row_level: usize) -> R<Map> {
+        let width = fields.leaf_count;
+        if fields.flat && !self.expand {
             let tok = self.tok;
-            let mut entries: Vec<(crate::Key, Value)> = Vec::with_capacity(n);
+            let mut entries: Vec<(crate::Key, Value)> = Vec::with_capacity(width);
             let mut i = a;
             loop {
                 let k = entries.len();
-                let Some(field) = f.plan.get(k) else {
-                    return Err(wide(tok.trim(i, b).0, n));
+                let Some(field) = fields.plan.get(k) else {
+                    return Err(wide(tok.trim(i, b).0, width));
                 };
                 entries.push(EMPTY_ENTRY);
                 let entry = &mut entries[k];
@@ -174,26 +174,33 @@ impl Parser<'_> {
                 }
                 i = j + 1;
             }
-            if entries.len() < n {
-                return Err(narrow(a, entries.len(), n));
+            if entries.len() < width {
+                return Err(narrow(a, entries.len(), width));
             }
             return Ok(Map::from_unique_entries(entries));
         }
         let mut cells = std::mem::take(&mut self.cells);
         cells.clear();
         let built = self
-            .row_cells(a, b, delim, n, &mut cells)
-            .and_then(|()| self.build_row(&f.plan, &mut cells, rd));
+            .row_cells(a, b, delim, width, &mut cells)
+            .and_then(|()| self.build_row(&fields.plan, &mut cells, row_level));
         self.cells = cells;
         built
     }
 
-    fn row_cells(&self, a: usize, b: usize, delim: u8, n: usize, cells: &mut Vec<Value>) -> R<()> {
+    fn row_cells(
+        &self,
+        a: usize,
+        b: usize,
+        delim: u8,
+        width: usize,
+        cells: &mut Vec<Value>,
+    ) -> R<()> {
         let mut i = a;
         loop {
             let k = cells.len();
-            if k == n {
-                return Err(wide(self.tok.trim(i, b).0, n));
+            if k == width {
+                return Err(wide(self.tok.trim(i, b).0, width));
             }
             cells.push(Value::Null);
             let j = self.tok.cell_into(i, b, delim, &mut cells[k])?;
@@ -202,14 +209,14 @@ impl Parser<'_> {
             }
             i = j + 1;
         }
-        if cells.len() < n {
-            return Err(narrow(a, cells.len(), n));
+        if cells.len() < width {
+            return Err(narrow(a, cells.len(), width));
         }
         Ok(())
     }
 
     /// A row object from its cells, walking the field plan (§9.3).
-    fn build_row(&self, plan: &[Field], cells: &mut [Value], rd: usize) -> R<Map> {
+    fn build_row(&self, plan: &[Field], cells: &mut [Value], row_level: usize) -> R<Map> {
         let mut entries = Vec::with_capacity(plan.len());
         let mut meta = self.expand.then(|| Vec::with_capacity(plan.len()));
         for field in plan {
@@ -226,7 +233,7 @@ impl Parser<'_> {
             }
         }
         match meta {
-            Some(m) => expand::expand_object(entries, m, rd, self.max_depth, self.strict),
+            Some(m) => expand::expand_object(entries, m, row_level, self.max_depth, self.strict),
             None => Ok(Map::from_unique_entries(entries)),
         }
     }
