@@ -28,6 +28,7 @@ use pith::Number;
 use pith::number::NumberError;
 use pith::select::{WRAPPER_TAG, WRAPPER_VALUE};
 use pith::table::hoisted::ENCODING_SUFFIX;
+use pith::toon::scan::{Class, classify, line_end, trim};
 use pith::toon::{DecodeOptions, Spec};
 use std::borrow::Cow;
 
@@ -100,22 +101,6 @@ struct Line {
     depth: usize,
 }
 
-/// What a content line is (the library's classes).
-enum Class {
-    /// The bracket segment opens here.
-    Header(usize),
-    /// `key: rest`: the key token `[a, b)`, quoted or not, and the offset
-    /// past the colon.
-    KeyValue {
-        a: usize,
-        b: usize,
-        quoted: bool,
-        rest: usize,
-    },
-    /// No unquoted colon.
-    Bare,
-}
-
 /// A header line.
 struct Header<'a> {
     key: Option<Cow<'a, str>>,
@@ -165,7 +150,7 @@ impl<'a, S: Sink> Reader<'a, '_, S> {
         if start >= src.len() {
             return Ok(None);
         }
-        let newline = find_newline(src, start);
+        let newline = line_end(src, start);
         self.pos = newline + 1;
         let mut end = newline;
         let mut i = start;
@@ -494,56 +479,16 @@ impl<'a, S: Sink> Reader<'a, '_, S> {
 
     // -- Tokens ----------------------------------------------------------
 
-    /// The class of the content `[s, e)` (the library's rules; a quote in
-    /// an unquoted key is left to it).
+    /// The class of the content `[s, e)` (the library's rules,
+    /// [`pith::toon::scan::classify`]; a quote in an unquoted key is left
+    /// to the library).
     fn classify(&self, s: usize, e: usize) -> R<Class> {
         let src = self.src;
-        if src[s] == b'"' {
-            let Some(close) = closing_quote(src, s, e) else {
-                return Ok(Class::Bare);
-            };
-            if find_unquoted(src, close + 1, e, b':').is_none() {
-                return Ok(Class::Bare);
-            }
-            if close + 1 < e && src[close + 1] == b'[' {
-                return Ok(Class::Header(close + 1));
-            }
-            let mut p = close + 1;
-            while p < e && src[p] == b' ' {
-                p += 1;
-            }
-            if p >= e || src[p] != b':' {
-                return Err(Bail);
-            }
-            return Ok(Class::KeyValue {
-                a: s,
-                b: close + 1,
-                quoted: true,
-                rest: p + 1,
-            });
+        let stop = src[s..e].iter().find(|&&b| matches!(b, b':' | b'[' | b'"'));
+        if src[s] != b'"' && stop == Some(&b'"') {
+            return Err(Bail);
         }
-        for i in s..e {
-            match src[i] {
-                b':' => {
-                    let (a, b) = trim(src, s, i);
-                    return Ok(Class::KeyValue {
-                        a,
-                        b,
-                        quoted: false,
-                        rest: i + 1,
-                    });
-                }
-                b'[' => {
-                    if find_unquoted(src, i, e, b':').is_none() {
-                        return Ok(Class::Bare);
-                    }
-                    return Ok(Class::Header(i));
-                }
-                b'"' => return Err(Bail),
-                _ => {}
-            }
-        }
-        Ok(Class::Bare)
+        classify(src, s, e).map_err(|_| Bail)
     }
 
     /// The key token `[a, b)` of a key-value line.
@@ -896,79 +841,6 @@ fn plain_keys(keys: &[Cow<'_, str>], root: bool) -> bool {
         }
     }
     table < 3 && !(root && wrapper == 2)
-}
-
-/// `[a, b)` without the spaces around it.
-#[inline]
-fn trim(src: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
-    while a < b && src[a] == b' ' {
-        a += 1;
-    }
-    while b > a && src[b - 1] == b' ' {
-        b -= 1;
-    }
-    (a, b)
-}
-
-/// The closing quote of the string opened at `open`, before `to`.
-fn closing_quote(src: &[u8], open: usize, to: usize) -> Option<usize> {
-    let mut i = open + 1;
-    while i < to {
-        match src[i] {
-            b'\\' if i + 1 < to => i += 2,
-            b'"' => return Some(i),
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// The first `needle` in `[from, to)` outside double quotes (a quote
-/// toggles quoting, a backslash inside quotes escapes the next byte).
-fn find_unquoted(src: &[u8], from: usize, to: usize, needle: u8) -> Option<usize> {
-    let mut i = from;
-    let mut quoted = false;
-    while i < to {
-        let b = src[i];
-        if quoted {
-            if b == b'\\' {
-                i += 2;
-                continue;
-            }
-            if b == b'"' {
-                quoted = false;
-            }
-        } else if b == b'"' {
-            quoted = true;
-        } else if b == needle {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The offset of the first line feed at or after `from`, or the length.
-#[inline]
-fn find_newline(src: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const FEEDS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    let mut i = from;
-    while i + 8 <= src.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&src[i..i + 8]);
-        let x = u64::from_le_bytes(word) ^ FEEDS;
-        let found = x.wrapping_sub(ONES) & !x & HIGHS;
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < src.len() && src[i] != b'\n' {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]

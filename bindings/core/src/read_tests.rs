@@ -7,7 +7,11 @@ use crate::sink::{Num, Sink, walk};
 use pith::select::{self, Form};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions};
 use pith::{Map, Number, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+use support::Rng;
 
 /// One event, as a sink receives it.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,28 +148,15 @@ fn lenient() -> DecodeOptions {
     DecodeOptions::default().strict(false)
 }
 
-fn datasets() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-}
-
 /// Every dataset file, as JSON text.
 fn dataset_files() -> Vec<(PathBuf, String)> {
-    let root = datasets().join("datasets");
-    let Ok(dirs) = std::fs::read_dir(&root) else {
-        panic!("{} is missing", root.display());
-    };
-    let mut out = Vec::new();
-    for dir in dirs.flatten().filter(|d| d.path().is_dir()) {
-        for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
-            let path = file.path();
-            if path.extension().is_some_and(|e| e == "json") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                out.push((path, text));
-            }
-        }
-    }
-    out.sort();
-    out
+    support::dataset_files()
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            (path, text)
+        })
+        .collect()
 }
 
 #[test]
@@ -212,7 +203,7 @@ fn reads_what_the_library_reads_on_the_spec_fixtures() {
     let mut cases = 0;
     let mut accepted = 0;
     for suite in ["v4.1.1", "v4.0"] {
-        let dir = datasets()
+        let dir = support::shared()
             .join("toon-spec")
             .join(suite)
             .join("tests/fixtures/decode");
@@ -341,21 +332,6 @@ fn reads_what_the_library_reads_at_each_rule() {
     deep += &"  ".repeat(70);
     deep += "x: 1";
     assert!(!agrees(&deep, &strict()));
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Texts mutated at random, a byte or a line at a time, around every rule

@@ -11,11 +11,9 @@ use pith::toon::{DecodeOptions, Delimiter, EncodeOptions};
 use pith::{Map, Number, Value};
 use pith_bindings::events::{self, Event, Field};
 use pith_bindings::number::{from_f64, nearest_f64};
-use std::path::{Path, PathBuf};
 
-fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-}
+mod support;
+use support::{Rng, dataset_files, shared};
 
 /// `value` with every number that is not an integer as the double nearest
 /// it, as [`events::read`] without `exact` hands such numbers over.
@@ -88,22 +86,6 @@ fn check(text: &[u8], opts: &DecodeOptions, tally: &mut Tally) {
             String::from_utf8_lossy(text),
             pith::json::to_string(&got)
         );
-    }
-}
-
-/// A small xorshift generator: the same texts on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
@@ -225,24 +207,6 @@ fn the_spec_fixtures_read_as_the_library_reads_them() {
         tally.read,
         tally.texts
     );
-}
-
-fn dataset_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "json") {
-                out.push(path);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&shared().join("datasets"), &mut out);
-    out.sort();
-    assert!(out.len() >= 30, "{out:?}");
-    out
 }
 
 #[test]

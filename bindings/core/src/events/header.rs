@@ -1,70 +1,15 @@
 //! Line classes and headers: what a content line is, and a header's key,
 //! length, delimiter and flat field list.
 
-use super::token::{closing_quote, find_unquoted, matching_brace, scan_unquoted, trim};
-use super::{Bail, Class, Field, Header, KeyText, Plan, R, Reader};
+use super::{Bail, Field, Header, KeyText, Plan, R, Reader};
+use pith::toon::scan::{Class, classify, find_unquoted, matching_brace, scan_unquoted, trim};
 
 impl Reader<'_> {
     /// What the content `[s, e)` of a line in field, item or root position
     /// is.
     #[inline]
     pub(super) fn classify(&self, s: usize, e: usize) -> R<Class> {
-        let src = self.src;
-        if src[s] == b'"' {
-            let Some(close) = closing_quote(src, s, e) else {
-                return Ok(Class::Bare);
-            };
-            if find_unquoted(src, close + 1, e, b':').is_none() {
-                return Ok(Class::Bare);
-            }
-            if close + 1 < e && src[close + 1] == b'[' {
-                return Ok(Class::Header(close + 1));
-            }
-            let mut p = close + 1;
-            while p < e && src[p] == b' ' {
-                p += 1;
-            }
-            if p >= e || src[p] != b':' {
-                return Err(Bail);
-            }
-            return Ok(Class::KeyValue {
-                a: s,
-                b: close + 1,
-                quoted: true,
-                rest: p + 1,
-            });
-        }
-        let mut i = s;
-        loop {
-            while i < e && !matches!(src[i], b':' | b'[' | b'"') {
-                i += 1;
-            }
-            if i >= e {
-                return Ok(Class::Bare);
-            }
-            match src[i] {
-                b':' => {
-                    let (a, b) = trim(src, s, i);
-                    return Ok(Class::KeyValue {
-                        a,
-                        b,
-                        quoted: false,
-                        rest: i + 1,
-                    });
-                }
-                b'[' => {
-                    if find_unquoted(src, i, e, b':').is_none() {
-                        return Ok(Class::Bare);
-                    }
-                    return Ok(Class::Header(i));
-                }
-                // A quote inside an unquoted key hides colons up to its close.
-                _ => match closing_quote(src, i, e) {
-                    Some(close) => i = close + 1,
-                    None => return Ok(Class::Bare),
-                },
-            }
-        }
+        classify(self.src, s, e).map_err(|_| Bail)
     }
 
     /// The header `[s, e)` whose bracket segment opens at `bracket`.

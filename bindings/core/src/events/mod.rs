@@ -32,7 +32,8 @@
 mod header;
 mod token;
 
-use self::token::{KeyHasher, find_newline, find_unquoted, scan_unquoted, trim};
+use self::token::KeyHasher;
+use pith::toon::scan::{Class, find_unquoted, line_end, scan_unquoted, trim};
 use pith::toon::{DecodeOptions, Spec};
 use pith::{Map, Number, Value};
 use std::collections::{HashMap, HashSet};
@@ -312,23 +313,6 @@ struct Line {
     blank: bool,
 }
 
-/// What a line in field, item or root position is.
-#[derive(Clone, Copy)]
-enum Class {
-    /// A header: its bracket segment opens here.
-    Header(usize),
-    /// `key: rest`: the key token `[a, b)`, quoted or not; `rest` follows
-    /// the colon.
-    KeyValue {
-        a: usize,
-        b: usize,
-        quoted: bool,
-        rest: usize,
-    },
-    /// No unquoted colon: a single value.
-    Bare,
-}
-
 /// A key as written: a range of the text, or unescaped bytes.
 enum KeyText {
     Src(usize, usize),
@@ -430,7 +414,7 @@ impl Reader<'_> {
             if start >= src.len() {
                 return Ok(None);
             }
-            let newline = find_newline(src, start);
+            let newline = line_end(src, start);
             self.pos = newline + 1;
             let mut end = newline;
             if end > start && src[end - 1] == b'\r' {

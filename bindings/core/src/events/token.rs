@@ -1,10 +1,12 @@
 //! Tokens: quoted strings and their escapes, the number grammar, literals,
-//! cells, the quote-aware searches, and the line and key helpers.
+//! cells, and the key hasher (the quote-aware searches and line ends are
+//! the library's, [`pith::toon::scan`]).
 
 use super::{Bail, Event, KeyText, R, Reader};
 use crate::number::nearest_f64;
 use pith::Number;
 use pith::number::NumberError;
+use pith::toon::scan::scan_unquoted;
 use std::hash::Hasher;
 
 impl Reader<'_> {
@@ -258,87 +260,6 @@ const POW10_F64: [f64; 19] = [
     1e17, 1e18,
 ];
 
-/// `[a, b)` without surrounding spaces.
-#[inline]
-pub(super) fn trim(src: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
-    while a < b && src[a] == b' ' {
-        a += 1;
-    }
-    while b > a && src[b - 1] == b' ' {
-        b -= 1;
-    }
-    (a, b)
-}
-
-/// Calls `visit` for each byte of `src[from..to]` outside double quotes
-/// until it returns `Some`. A quote toggles quoting; a backslash inside
-/// quotes escapes the next byte.
-#[inline]
-pub(super) fn scan_unquoted<T>(
-    src: &[u8],
-    from: usize,
-    to: usize,
-    mut visit: impl FnMut(usize, u8) -> Option<T>,
-) -> Option<T> {
-    let mut i = from;
-    let mut quoted = false;
-    while i < to {
-        let b = src[i];
-        if quoted {
-            if b == b'\\' {
-                i += 2;
-                continue;
-            }
-            if b == b'"' {
-                quoted = false;
-            }
-        } else if b == b'"' {
-            quoted = true;
-        } else if let Some(found) = visit(i, b) {
-            return Some(found);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The first `needle` in `[from, to)` outside double quotes.
-#[inline]
-pub(super) fn find_unquoted(src: &[u8], from: usize, to: usize, needle: u8) -> Option<usize> {
-    scan_unquoted(src, from, to, |i, b| (b == needle).then_some(i))
-}
-
-/// The closing quote of the string opened at `open`, if it closes before `to`.
-pub(super) fn closing_quote(src: &[u8], open: usize, to: usize) -> Option<usize> {
-    let mut i = open + 1;
-    while i < to {
-        match src[i] {
-            b'\\' if i + 1 < to => i += 2,
-            b'"' => return Some(i),
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// The `}` matching the `{` at `open`, skipping quoted text.
-pub(super) fn matching_brace(src: &[u8], open: usize, to: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    scan_unquoted(src, open, to, |i, b| {
-        match b {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        None
-    })
-}
-
 /// For the string opened at `open`: the offset of its closing quote when
 /// it has no escapes (`false`), or of its first backslash (`true`).
 #[inline]
@@ -400,32 +321,6 @@ pub(super) fn unescape(src: &[u8], open: usize, to: usize, out: &mut Vec<u8>) ->
             }
         }
     }
-}
-
-/// The offset of the first `\n` at or after `from`, or the text's length;
-/// eight bytes at a time.
-#[inline]
-pub(super) fn find_newline(src: &[u8], from: usize) -> usize {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const NEWLINES: u64 = 0x0A0A_0A0A_0A0A_0A0A;
-    let mut i = from;
-    while i + 8 <= src.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&src[i..i + 8]);
-        let x = u64::from_le_bytes(word) ^ NEWLINES;
-        // The lowest set high bit marks the first zero byte: bytes above
-        // it may be marked falsely, never bytes below.
-        let found = x.wrapping_sub(LOW) & !x & HIGH;
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < src.len() && src[i] != b'\n' {
-        i += 1;
-    }
-    i
 }
 
 /// A multiplicative hash for short keys and key numbers (the standard

@@ -18,6 +18,7 @@ mod fold;
 pub use encode::{Tokens, encode, encode_into, encode_to};
 pub use fold::is_identifier;
 pub(crate) mod decode;
+pub mod scan;
 
 pub(crate) use decode::opens_with_root_header;
 pub use decode::{decode, decode_bytes};

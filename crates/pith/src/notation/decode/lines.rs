@@ -7,6 +7,7 @@
 
 use crate::ErrorKind;
 use crate::toon::decode::Fault;
+use crate::toon::scan::line_end;
 
 /// A content line: byte offsets into the source and its depth.
 #[derive(Debug, Clone, Copy)]
@@ -161,13 +162,4 @@ impl<'a> Lines<'a> {
             return Ok(Some((line, end + 1, src[i] == b'\t')));
         }
     }
-}
-
-/// The offset of the line feed that ends the line starting at `from`, or
-/// the end of the input.
-fn line_end(src: &[u8], from: usize) -> usize {
-    src[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(src.len(), |n| from + n)
 }

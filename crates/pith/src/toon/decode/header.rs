@@ -10,25 +10,12 @@ use super::object::{KeyIndex, Keys, SMALL, fingerprint};
 use super::token::scan_unquoted;
 use super::{Fault, Parser};
 use crate::ErrorKind;
+use crate::toon::scan;
 
-/// What a content line is, outside list and row positions. Cheap to compute
-/// and to move: keys and headers are decoded only by the code that uses them.
-#[derive(Clone, Copy)]
-pub(super) enum Class {
-    /// Header-shaped: the bracket segment opens at this offset (§5.2: its
-    /// first unquoted `[` precedes its first unquoted colon).
-    Header(usize),
-    /// `key: rest`: the key token is `[a, b)` (a quoted token when `quoted`),
-    /// `rest` is the offset just past the colon.
-    KeyValue {
-        a: usize,
-        b: usize,
-        quoted: bool,
-        rest: usize,
-    },
-    /// No unquoted colon.
-    Bare,
-}
+/// What a content line is, outside list and row positions
+/// ([`scan::Class`]). Cheap to compute and to move: keys and headers are
+/// decoded only by the code that uses them.
+pub(super) use crate::toon::scan::Class;
 
 /// A header-shaped line that breaks the header grammar; `colon` is the
 /// line's first unquoted colon.
@@ -124,66 +111,13 @@ impl<'a> Parser<'a> {
     /// costs a store-forwarding stall on every line.
     #[inline(always)]
     pub(super) fn classify(&self, s: usize, e: usize) -> Result<Class, Fault> {
-        let src = self.src;
-        if src[s] == b'"' {
-            let Some(close) = self.tok.closing_quote(s, e) else {
-                return Ok(Class::Bare);
-            };
-            if self.tok.find_unquoted(close + 1, e, b':').is_none() {
-                return Ok(Class::Bare);
-            }
-            if close + 1 < e && src[close + 1] == b'[' {
-                return Ok(Class::Header(close + 1));
-            }
-            let mut p = close + 1;
-            while p < e && src[p] == b' ' {
-                p += 1;
-            }
-            if p >= e || src[p] != b':' {
-                return Err(Fault::new(
-                    ErrorKind::Syntax,
-                    p,
-                    "expected ':' after the quoted key, found other characters",
-                ));
-            }
-            return Ok(Class::KeyValue {
-                a: s,
-                b: close + 1,
-                quoted: true,
-                rest: p + 1,
-            });
-        }
-        let mut i = s;
-        loop {
-            while i < e && !KEY_STOP[usize::from(src[i])] {
-                i += 1;
-            }
-            if i >= e {
-                return Ok(Class::Bare);
-            }
-            match src[i] {
-                b':' => {
-                    let (a, b) = self.tok.trim(s, i);
-                    return Ok(Class::KeyValue {
-                        a,
-                        b,
-                        quoted: false,
-                        rest: i + 1,
-                    });
-                }
-                b'[' => {
-                    if self.tok.find_unquoted(i, e, b':').is_none() {
-                        return Ok(Class::Bare);
-                    }
-                    return Ok(Class::Header(i));
-                }
-                // A quote inside an unquoted token still hides colons up to its closing quote.
-                _ => match self.tok.closing_quote(i, e) {
-                    Some(close) => i = close + 1,
-                    None => return Ok(Class::Bare),
-                },
-            }
-        }
+        scan::classify(self.src, s, e).map_err(|p| {
+            Fault::new(
+                ErrorKind::Syntax,
+                p,
+                "expected ':' after the quoted key, found other characters",
+            )
+        })
     }
 
     /// The key token `[a, b)` of a key-value line, decoded.
@@ -366,20 +300,7 @@ impl<'a> Parser<'a> {
 
     /// The `}` matching the `{` at `open`, skipping quoted names.
     fn matching_brace(&self, open: usize, to: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        scan_unquoted(self.src, open, to, |i, b| {
-            match b {
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(i);
-                    }
-                }
-                _ => {}
-            }
-            None
-        })
+        scan::matching_brace(self.src, open, to)
     }
 
     /// Parses the field list between the braces `[lo, hi)`.
@@ -654,12 +575,3 @@ fn delim_name(d: u8) -> &'static str {
         _ => "','",
     }
 }
-
-/// Bytes that end the plain part of an unquoted key: `:`, `[` and `"`.
-static KEY_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b':' as usize] = true;
-    t[b'[' as usize] = true;
-    t[b'"' as usize] = true;
-    t
-};

@@ -6,40 +6,10 @@
 
 use super::Fault;
 use crate::number::NumberError;
+use crate::toon::scan;
 use crate::{ErrorKind, Number, Value};
 
-/// Walks `src[from..to]` and calls `visit(i, byte)` for each byte outside
-/// double quotes (the quotes themselves are not visited) until it returns
-/// `Some`. A quote toggles quoting, and a backslash inside quotes escapes the
-/// next byte. Every quote-aware search of the decoder is one of these.
-#[inline]
-pub(crate) fn scan_unquoted<T>(
-    src: &[u8],
-    from: usize,
-    to: usize,
-    mut visit: impl FnMut(usize, u8) -> Option<T>,
-) -> Option<T> {
-    let mut i = from;
-    let mut quoted = false;
-    while i < to {
-        let b = src[i];
-        if quoted {
-            if b == b'\\' {
-                i += 2;
-                continue;
-            }
-            if b == b'"' {
-                quoted = false;
-            }
-        } else if b == b'"' {
-            quoted = true;
-        } else if let Some(found) = visit(i, b) {
-            return Some(found);
-        }
-        i += 1;
-    }
-    None
-}
+pub(crate) use crate::toon::scan::scan_unquoted;
 
 /// The source text, for token-level work. A small `Copy` value apart from
 /// the parser's mutable state, so that a token can be decoded straight into
@@ -62,39 +32,24 @@ impl<'a> Tok<'a> {
         self.text.get(a..b).unwrap_or_default()
     }
 
-    /// `[a, b)` without surrounding U+0020 spaces (the only characters that
-    /// token trimming removes, §12).
+    /// `[a, b)` without surrounding U+0020 spaces ([`scan::trim`]).
     #[inline]
-    pub(super) fn trim(&self, mut a: usize, mut b: usize) -> (usize, usize) {
-        let src = self.src;
-        while a < b && src[a] == b' ' {
-            a += 1;
-        }
-        while b > a && src[b - 1] == b' ' {
-            b -= 1;
-        }
-        (a, b)
+    pub(super) fn trim(&self, a: usize, b: usize) -> (usize, usize) {
+        scan::trim(self.src, a, b)
     }
 
-    /// The first `needle` in `[from, to)` outside double quotes. A quote
-    /// anywhere toggles quoting, and a backslash inside quotes escapes the
-    /// next byte.
+    /// The first `needle` in `[from, to)` outside double quotes
+    /// ([`scan::find_unquoted`]).
+    #[inline]
     pub(super) fn find_unquoted(&self, from: usize, to: usize, needle: u8) -> Option<usize> {
-        scan_unquoted(self.src, from, to, |i, b| (b == needle).then_some(i))
+        scan::find_unquoted(self.src, from, to, needle)
     }
 
-    /// The closing quote of the string opened at `open`, if it closes before `to`.
+    /// The closing quote of the string opened at `open`, if it closes
+    /// before `to` ([`scan::closing_quote`]).
+    #[inline]
     pub(crate) fn closing_quote(&self, open: usize, to: usize) -> Option<usize> {
-        let src = self.src;
-        let mut i = open + 1;
-        while i < to {
-            match src[i] {
-                b'\\' if i + 1 < to => i += 2,
-                b'"' => return Some(i),
-                _ => i += 1,
-            }
-        }
-        None
+        scan::closing_quote(self.src, open, to)
     }
 
     /// Decodes the quoted string opened at `open`; returns it and the offset
