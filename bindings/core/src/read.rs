@@ -28,7 +28,7 @@ use pith::Number;
 use pith::number::NumberError;
 use pith::select::{WRAPPER_TAG, WRAPPER_VALUE};
 use pith::table::hoisted::ENCODING_SUFFIX;
-use pith::toon::scan::{Class, classify, line_end, trim};
+use pith::toon::scan::{Class, NumberToken, classify, line_end, number, trim};
 use pith::toon::{DecodeOptions, Spec};
 use std::borrow::Cow;
 
@@ -687,56 +687,31 @@ impl<'a, S: Sink> Reader<'a, '_, S> {
     /// `false` when the token is no number (a string, then): the library's
     /// grammar, JSON's with an `E` and leading zeros refused.
     fn number(&mut self, a: usize, b: usize) -> R<bool> {
-        let t = &self.src[a..b];
-        // The end of the run of digits from `from`.
-        let run = |from: usize| from + t[from..].iter().take_while(|d| d.is_ascii_digit()).count();
-        let sign = usize::from(t[0] == b'-');
-        let int_end = run(sign);
-        if int_end == sign || (int_end - sign > 1 && t[sign] == b'0') {
-            return Ok(false);
-        }
-        let mut end = int_end;
-        if t.get(end) == Some(&b'.') {
-            end = run(end + 1);
-            if end == int_end + 1 {
-                return Ok(false);
-            }
-        }
-        let fraction_end = end;
-        if t.get(end).is_some_and(|&c| c | 0x20 == b'e') {
-            let signed = usize::from(matches!(t.get(end + 1), Some(b'+' | b'-')));
-            let digits_at = end + 1 + signed;
-            end = run(digits_at);
-            if end == digits_at {
-                return Ok(false);
-            }
-        }
-        if end != t.len() {
-            return Ok(false);
-        }
-        // Digits of the integer and the fraction, without the point.
-        let digits = fraction_end - sign - usize::from(fraction_end > int_end);
-        if end == fraction_end && digits <= 18 {
-            if fraction_end > int_end {
-                let text = self.slice(a, b)?;
-                self.sink.number(Num::Decimal(text));
-            } else {
-                let magnitude = t[sign..int_end]
-                    .iter()
-                    .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
-                self.sink
-                    .number(Num::Int(if sign == 1 { -magnitude } else { magnitude }));
-            }
-            return Ok(true);
-        }
-        match Number::parse(self.slice(a, b)?) {
-            Ok(n) => {
-                self.sink.number(Num::Exact(&n));
+        match number(&self.src[a..b]) {
+            NumberToken::Text => Ok(false),
+            NumberToken::Short {
+                negative,
+                mantissa,
+                scale: 0,
+            } => {
+                let m = mantissa as i64;
+                self.sink.number(Num::Int(if negative { -m } else { m }));
                 Ok(true)
             }
-            Err(NumberError::Syntax) => Ok(false),
-            // The library refuses the exponent.
-            Err(_) => Err(Bail),
+            NumberToken::Short { .. } => {
+                let text = self.slice(a, b)?;
+                self.sink.number(Num::Decimal(text));
+                Ok(true)
+            }
+            NumberToken::Long => match Number::parse(self.slice(a, b)?) {
+                Ok(n) => {
+                    self.sink.number(Num::Exact(&n));
+                    Ok(true)
+                }
+                Err(NumberError::Syntax) => Ok(false),
+                // The library refuses the exponent.
+                Err(_) => Err(Bail),
+            },
         }
     }
 

@@ -6,7 +6,7 @@ use super::{Bail, Event, KeyText, R, Reader};
 use crate::number::nearest_f64;
 use pith::Number;
 use pith::number::NumberError;
-use pith::toon::scan::scan_unquoted;
+use pith::toon::scan::{NumberToken, number, scan_unquoted};
 use std::hash::Hasher;
 
 impl Reader<'_> {
@@ -87,79 +87,32 @@ impl Reader<'_> {
     /// The number `[a, b)` denotes, or the string it is when it is outside
     /// the number grammar.
     fn number(&mut self, a: usize, b: usize) -> R<()> {
-        let t = &self.src[a..b];
-        let neg = t[0] == b'-';
-        let mut i = usize::from(neg);
-        let int_start = i;
-        let mut mant: u64 = 0;
-        let mut digits = 0usize;
-        while i < t.len() && t[i].is_ascii_digit() {
-            if digits < 18 {
-                mant = mant * 10 + u64::from(t[i] - b'0');
-            }
-            digits += 1;
-            i += 1;
-        }
-        let int_len = i - int_start;
-        if int_len == 0 || (int_len > 1 && t[int_start] == b'0') {
-            self.out.events.push(text(a, b));
-            return Ok(());
-        }
-        let signed = |m: u64| if neg { -(m as i64) } else { m as i64 };
-        if i == t.len() && digits <= 18 {
-            self.out.events.push(Event::Int(signed(mant)));
-            return Ok(());
-        }
-        let mut frac_len = 0usize;
-        if i < t.len() && t[i] == b'.' {
-            i += 1;
-            let frac_start = i;
-            while i < t.len() && t[i].is_ascii_digit() {
-                if digits < 18 {
-                    mant = mant * 10 + u64::from(t[i] - b'0');
-                }
-                digits += 1;
-                i += 1;
-            }
-            frac_len = i - frac_start;
-            if frac_len == 0 {
+        let (negative, mantissa, scale) = match number(&self.src[a..b]) {
+            NumberToken::Text => {
                 self.out.events.push(text(a, b));
                 return Ok(());
             }
-        }
-        let mut exponent = false;
-        if i < t.len() && (t[i] | 0x20) == b'e' {
-            exponent = true;
-            i += 1;
-            if i < t.len() && (t[i] == b'+' || t[i] == b'-') {
-                i += 1;
-            }
-            let exp_start = i;
-            while i < t.len() && t[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i == exp_start {
-                self.out.events.push(text(a, b));
-                return Ok(());
-            }
-        }
-        if i != t.len() {
-            self.out.events.push(text(a, b));
+            NumberToken::Long => return self.general_number(a, b),
+            NumberToken::Short {
+                negative,
+                mantissa,
+                scale,
+            } => (negative, mantissa, scale as usize),
+        };
+        let signed = |m: u64| if negative { -(m as i64) } else { m as i64 };
+        let pow = POW10_U64[scale];
+        if mantissa.is_multiple_of(pow) {
+            self.out.events.push(Event::Int(signed(mantissa / pow)));
             return Ok(());
         }
-        if !exponent && digits <= 18 {
-            let scale = POW10_U64[frac_len];
-            if mant.is_multiple_of(scale) {
-                self.out.events.push(Event::Int(signed(mant / scale)));
-                return Ok(());
-            }
-            if !self.exact && mant < EXACT_MANTISSA {
-                // Both operands are exact doubles, and IEEE division rounds
-                // the exact quotient to the nearest double.
-                let f = mant as f64 / POW10_F64[frac_len];
-                self.out.events.push(Event::Float(if neg { -f } else { f }));
-                return Ok(());
-            }
+        if !self.exact && mantissa < EXACT_MANTISSA {
+            // Both operands are exact doubles, and IEEE division rounds the
+            // exact quotient to the nearest double.
+            let f = mantissa as f64 / POW10_F64[scale];
+            self.out
+                .events
+                .push(Event::Float(if negative { -f } else { f }));
+            return Ok(());
         }
         self.general_number(a, b)
     }

@@ -230,6 +230,93 @@ pub fn line_end(src: &[u8], from: usize) -> usize {
     i
 }
 
+/// What a token is under TOON's number grammar (JSON's, where a leading
+/// zero may stand only alone before the point: `05` is a string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberToken {
+    /// Outside the grammar: the token is a string.
+    Text,
+    /// `±mantissa × 10^-scale` exactly: at most 18 digits in all (so the
+    /// mantissa is under 10^18) and no exponent.
+    Short {
+        /// Whether the token starts with `-` (`-0` is zero).
+        negative: bool,
+        /// The digits, the point left out.
+        mantissa: u64,
+        /// How many of them follow the point.
+        scale: u32,
+    },
+    /// In the grammar with an exponent or more than 18 digits: for
+    /// [`Number::parse`](crate::Number::parse), which may still refuse
+    /// its range.
+    Long,
+}
+
+/// Reads the token `t` (trimmed, not empty) against the number grammar,
+/// in one pass and without allocating.
+#[inline]
+pub fn number(t: &[u8]) -> NumberToken {
+    let negative = t[0] == b'-';
+    let mut i = usize::from(negative);
+    let int_start = i;
+    // Up to 18 digits accumulate exactly; longer literals are `Long`.
+    let mut mantissa: u64 = 0;
+    let mut digits = 0usize;
+    while i < t.len() && t[i].is_ascii_digit() {
+        if digits < 18 {
+            mantissa = mantissa * 10 + u64::from(t[i] - b'0');
+        }
+        digits += 1;
+        i += 1;
+    }
+    let int_len = i - int_start;
+    if int_len == 0 || (int_len > 1 && t[int_start] == b'0') {
+        return NumberToken::Text;
+    }
+    let mut scale = 0usize;
+    if i < t.len() && t[i] == b'.' {
+        i += 1;
+        let frac_start = i;
+        while i < t.len() && t[i].is_ascii_digit() {
+            if digits < 18 {
+                mantissa = mantissa * 10 + u64::from(t[i] - b'0');
+            }
+            digits += 1;
+            i += 1;
+        }
+        scale = i - frac_start;
+        if scale == 0 {
+            return NumberToken::Text;
+        }
+    }
+    let mut exponent = false;
+    if i < t.len() && (t[i] | 0x20) == b'e' {
+        exponent = true;
+        i += 1;
+        if i < t.len() && (t[i] == b'+' || t[i] == b'-') {
+            i += 1;
+        }
+        let exp_start = i;
+        while i < t.len() && t[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == exp_start {
+            return NumberToken::Text;
+        }
+    }
+    if i != t.len() {
+        return NumberToken::Text;
+    }
+    if exponent || digits > 18 {
+        return NumberToken::Long;
+    }
+    NumberToken::Short {
+        negative,
+        mantissa,
+        scale: scale as u32,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +374,41 @@ mod tests {
             })
         );
         assert_eq!(class("hello world"), Ok(Class::Bare));
+    }
+
+    #[test]
+    fn numbers_are_read_by_the_grammar() {
+        use NumberToken::{Long, Short, Text};
+        let short = |negative, mantissa, scale| Short {
+            negative,
+            mantissa,
+            scale,
+        };
+        let cases = [
+            ("0", short(false, 0, 0)),
+            ("-0", short(true, 0, 0)),
+            ("12.50", short(false, 1250, 2)),
+            ("-0.001", short(true, 1, 3)),
+            (
+                "123456789012345678",
+                short(false, 123_456_789_012_345_678, 0),
+            ),
+            ("1234567890123456789", Long),
+            ("0.1234567890123456789", Long),
+            ("1e5", Long),
+            ("-2.5E-3", Long),
+            ("05", Text),
+            ("-", Text),
+            ("1.", Text),
+            (".5", Text),
+            ("1e", Text),
+            ("1e+", Text),
+            ("1x", Text),
+            ("--1", Text),
+        ];
+        for (token, want) in cases {
+            assert_eq!(number(token.as_bytes()), want, "{token}");
+        }
     }
 
     #[test]

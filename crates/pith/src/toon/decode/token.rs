@@ -246,69 +246,21 @@ impl<'a> Tok<'a> {
     /// The number `[a, b)` denotes, or `None` when the token is not in the
     /// number grammar (or has forbidden leading zeros) and is a string.
     fn number(&self, a: usize, b: usize) -> Result<Option<Number>, Fault> {
-        let t = &self.src[a..b];
-        let neg = t[0] == b'-';
-        let mut i = usize::from(neg);
-        let int_start = i;
-        // Up to 18 significant digits accumulate exactly; longer literals take the general path.
-        let mut mant: u64 = 0;
-        let mut digits = 0usize;
-        while i < t.len() && t[i].is_ascii_digit() {
-            if digits < 18 {
-                mant = mant * 10 + u64::from(t[i] - b'0');
+        match scan::number(&self.src[a..b]) {
+            scan::NumberToken::Text => Ok(None),
+            scan::NumberToken::Short {
+                negative,
+                mantissa,
+                scale,
+            } => {
+                let m = mantissa as i64;
+                Ok(Some(Number::from_scaled(
+                    if negative { -m } else { m },
+                    scale,
+                )))
             }
-            digits += 1;
-            i += 1;
+            scan::NumberToken::Long => self.general_number(a, b),
         }
-        let int_len = i - int_start;
-        if int_len == 0 || (int_len > 1 && t[int_start] == b'0') {
-            return Ok(None);
-        }
-        let signed = |m: u64| if neg { -(m as i64) } else { m as i64 };
-        if i == t.len() {
-            if digits <= 18 {
-                return Ok(Some(Number::from(signed(mant))));
-            }
-            return self.general_number(a, b);
-        }
-        let mut frac_len = 0usize;
-        if t[i] == b'.' {
-            i += 1;
-            let frac_start = i;
-            while i < t.len() && t[i].is_ascii_digit() {
-                if digits < 18 {
-                    mant = mant * 10 + u64::from(t[i] - b'0');
-                }
-                digits += 1;
-                i += 1;
-            }
-            frac_len = i - frac_start;
-            if frac_len == 0 {
-                return Ok(None);
-            }
-        }
-        let mut exponent = false;
-        if i < t.len() && (t[i] | 0x20) == b'e' {
-            exponent = true;
-            i += 1;
-            if i < t.len() && (t[i] == b'+' || t[i] == b'-') {
-                i += 1;
-            }
-            let exp_start = i;
-            while i < t.len() && t[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i == exp_start {
-                return Ok(None);
-            }
-        }
-        if i != t.len() {
-            return Ok(None);
-        }
-        if !exponent && digits <= 18 {
-            return Ok(Some(Number::from_scaled(signed(mant), frac_len as u32)));
-        }
-        self.general_number(a, b)
     }
 
     fn general_number(&self, a: usize, b: usize) -> Result<Option<Number>, Fault> {
