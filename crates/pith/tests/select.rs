@@ -368,6 +368,54 @@ fn wrapper_shaped_roots_cost_no_more_than_their_json() {
     }
 }
 
+/// Whether an array becomes a columnar table is judged on its own items,
+/// not on what the tables inside them were rewritten to: an array whose
+/// first item is an array (written as a table object) is no array of
+/// objects, so its objects are no rows and keep their key order.
+#[test]
+fn table_eligibility_is_judged_on_the_items_as_given() {
+    for doc in [
+        r#"[[{"a":1}],{"z":1,"cols":2}]"#,
+        r#"{"k":[[{"a":1},{"a":2}],{"z":1,"rows":2,"cols":3}]}"#,
+        r#"[[{"b":1}],[{"b":2}],{"y":[],"dict":0,"cols":1}]"#,
+    ] {
+        let v = pith::json::parse(doc).unwrap();
+        let out = encode(&v, &opts(Form::Table, Metric::Bytes)).unwrap();
+        let back = decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap();
+        assert_eq!(
+            pith::json::to_string(&back),
+            pith::json::to_string(&v),
+            "{doc} -> {}",
+            out.text
+        );
+    }
+}
+
+/// The tables a hoisted document reports are the tables it holds: a
+/// collection inside the rows of a hoisted collection is written in its
+/// cells as it is, so it is not reported as a table of its own.
+#[test]
+fn hoisted_forms_report_only_the_tables_they_write() {
+    let doc = r#"{"a":[{"b":[{"x":[1]},{"x":[2]}],"y":[1]},{"b":[{"x":[3]},{"x":[4]}],"y":[2]}],"c":{"d":[{"x":[5]},{"x":[6]}]}}"#;
+    let v = pith::json::parse(doc).unwrap();
+    for form in [Form::Hoisted, Form::HoistedCompact] {
+        let out = encode(&v, &opts(form, Metric::Bytes)).unwrap();
+        let paths: Vec<&str> = out.tables.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["a", "c.d"], "{form:?}: {}", out.text);
+        for path in paths {
+            let meta = format!("{}_encoding", path.rsplit('.').next().unwrap());
+            assert!(
+                out.text.contains(&meta),
+                "{form:?}: no {meta} in {}",
+                out.text
+            );
+        }
+        assert!(!out.text.contains("b_encoding"), "{form:?}: {}", out.text);
+        let back = decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap();
+        assert!(equivalent(&v, &back), "{form:?}");
+    }
+}
+
 #[test]
 fn only_the_marked_json_text_is_read_as_a_wrapper() {
     let doc = r#"{"t":[{"a":1,"b":"x"},{"a":2,"b":"x"},{"a":3,"b":"x"},{"a":4,"b":"x"}]}"#;

@@ -6,9 +6,10 @@
 //! is a candidate when TOON would not already write it as a table, it has at
 //! least one column, the density guard passes, and the object has no member
 //! `<collection>_encoding` of its own (a producer's key there keeps the
-//! collection as it is); every candidate becomes a table. Collections nested
-//! in list items are planned first, so an outer collection's rows already
-//! hold its inner ones' tables. (`auto` hoists nothing: the notation writes
+//! collection as it is); every candidate becomes a table. A candidate's table
+//! is made of its rows as given: collections inside its rows are written in
+//! its cells as they are, not as tables of their own; collections inside a
+//! member that is no candidate are planned on their own. (`auto` hoists nothing: the notation writes
 //! the same collections as sparse tables, with no metadata to apply.)
 
 use super::{Choice, TableForm};
@@ -89,8 +90,13 @@ impl<'o> Planner<'o> {
             let here = Path::Key(path, k);
             let member = match child {
                 Value::Array(rows) => {
+                    let before = self.choices.len();
                     let planned = self.value(child, &here, level + 1)?;
                     if self.candidate(m, k, rows, level + 1) {
+                        // The table is made of the rows as given, whose
+                        // inner collections it writes in its cells as they
+                        // are: the tables planned inside are not written.
+                        self.choices.truncate(before);
                         self.collection(rows, &here)?
                     } else {
                         Member::Keep(planned)
@@ -223,9 +229,11 @@ pub(super) fn columnar_plan(
                     choices,
                 )
             })?;
+            // Judged on the items as given: an item that was an array and
+            // is now a table object does not make this an array of objects
+            // (the rewriting never turns an object into anything else).
+            let eligible = !a.is_empty() && Census::of(a).is_some_and(|c| c.dense_enough(a.len()));
             let rows = items.as_deref().unwrap_or(a);
-            let eligible =
-                !rows.is_empty() && Census::of(rows).is_some_and(|c| c.dense_enough(rows.len()));
             if eligible {
                 choices.push(Choice {
                     path: if path.is_empty() {
