@@ -216,6 +216,42 @@ fn repeated_subtrees_are_named_and_read_back() {
     assert_eq!(back, v);
 }
 
+/// Arrays of primitives in a table's cells are list cells, cheaper than
+/// any `*name`: they are not named, so their column stays a list column
+/// rather than turning into a column of flow values. Arrays of primitives
+/// elsewhere (here: the members of a root object) are still named.
+#[test]
+fn primitive_arrays_in_cells_stay_list_cells() {
+    let tags = ["alpha", "beta", "gamma", "delta"];
+    let rows: Vec<String> = (0..40)
+        .map(|i| {
+            let t: Vec<String> = (0..4)
+                .map(|j| format!("\"{}\"", tags[(i / 10 + j) % 4]))
+                .collect();
+            format!(r#"{{"id":{i},"tags":[{}]}}"#, t.join(","))
+        })
+        .collect();
+    let v = pith::json::parse(&format!("[{}]", rows.join(","))).unwrap();
+    let doc = notation::encode(&v, &options(true, false)).unwrap();
+    assert_eq!(doc.references, 0, "{}", doc.text);
+    assert!(
+        doc.text
+            .contains("]{id,tags[]}:\n0,alpha beta gamma delta\n"),
+        "{}",
+        doc.text
+    );
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(back, v);
+
+    let list = r#"["a long name one","a long name two","a long name three"]"#;
+    let members: Vec<String> = (0..6).map(|i| format!(r#""k{i}":{list}"#)).collect();
+    let v = pith::json::parse(&format!("{{{}}}", members.join(","))).unwrap();
+    let doc = notation::encode(&v, &options(true, false)).unwrap();
+    assert_eq!(doc.references, 1, "{}", doc.text);
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(back, v);
+}
+
 #[test]
 fn maps_of_objects_become_keyed_tables() {
     // Rate limits by resource, feature flags by name: a map whose values

@@ -65,7 +65,7 @@ impl<'a> Refs<'a> {
     /// `tokenizer`.
     pub(super) fn find(root: &'a Value, tokenizer: &Tokenizer) -> Refs<'a> {
         let mut walk = Walk::default();
-        walk.visit(root, "item", false);
+        walk.visit(root, "item", false, false);
         walk.choose(tokenizer)
     }
 
@@ -120,7 +120,9 @@ struct Node<'a> {
 
 impl<'a> Walk<'a> {
     /// Returns the hash and compact-JSON size of `v`, recording candidates.
-    fn visit(&mut self, v: &'a Value, key: &'a str, id_like: bool) -> (u64, usize) {
+    /// `cell` says that `v` is a member of a row (an object item of an
+    /// array of objects) or of a field group inside one: a cell of a table.
+    fn visit(&mut self, v: &'a Value, key: &'a str, id_like: bool, cell: bool) -> (u64, usize) {
         match v {
             Value::Null => (0x6e75_6c6c, 4),
             Value::Bool(b) => (0x626f_6f6c ^ u64::from(*b), 5),
@@ -149,16 +151,26 @@ impl<'a> Walk<'a> {
                 (hash, size)
             }
             Value::Array(items) => {
-                let at = self.reserve(v, key);
+                // A cell holding primitives is written as a list cell
+                // (`a b c`), cheaper than any flow value, and a column of
+                // them as a list column, which a `*name` among its cells
+                // would turn into a column of flow values: such an array
+                // is never named (its long strings still may be).
+                let list_cell = cell && items.iter().all(Value::is_primitive);
+                let at = (!list_cell).then(|| self.reserve(v, key));
+                let rows = items.iter().all(|item| matches!(item, Value::Object(_)));
                 let mut h = Fx::default();
                 h.write_u64(0x6172_7200 ^ items.len() as u64);
                 let mut size = 2 + items.len().saturating_sub(1);
                 for item in items {
-                    let (ih, is) = self.visit(item, key_of_item(key), false);
+                    let (ih, is) = self.visit(item, key_of_item(key), false, rows);
                     h.write_u64(ih);
                     size += is;
                 }
-                self.finish(at, h.finish(), size)
+                match at {
+                    Some(at) => self.finish(at, h.finish(), size),
+                    None => (h.finish(), size),
+                }
             }
             Value::Object(m) => {
                 let at = self.reserve(v, key);
@@ -170,7 +182,7 @@ impl<'a> Walk<'a> {
                     // key is an identity's.
                     let id_like =
                         matches!(child, Value::String(s) if s.len() >= MIN_STRING) && is_id_like(k);
-                    let (ch, cs) = self.visit(child, k, id_like);
+                    let (ch, cs) = self.visit(child, k, id_like, cell);
                     h.write(k.as_bytes());
                     h.write_u64(ch);
                     size += k.len() + 3 + cs;
