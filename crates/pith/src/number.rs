@@ -519,7 +519,7 @@ pub enum Inexact {
 /// let v = pith::json::parse(r#"{"id":9007199254740993,"n":[1.5,1e400,0.1000000000000000055511]}"#)?;
 /// let quoted = for_f64_readers(v.clone(), Inexact::Quote)?;
 /// assert_eq!(
-///     pith::json::to_string(&quoted),
+///     pith::json::stringify(&quoted),
 ///     r#"{"id":"9007199254740993","n":[1.5,"1e+400","0.1000000000000000055511"]}"#
 /// );
 /// let e = for_f64_readers(v, Inexact::Refuse).unwrap_err();
