@@ -30,6 +30,7 @@ use std::time::SystemTime;
 
 /// The clients `pith mcp install` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Client {
     /// Claude Code.
     ClaudeCode,
@@ -151,6 +152,7 @@ pub struct Line {
 
 /// Why a file could not be read or written.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum InstallError {
     /// No file was named and none could be found from the environment.
     NoConfig(Client),

@@ -135,6 +135,7 @@ pub struct Totals {
 
 /// Why the ledger could not be summed up.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum StatsError {
     /// The file could not be read.
     Read(PathBuf, std::io::Error),

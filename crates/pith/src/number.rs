@@ -86,6 +86,7 @@ impl BigDec {
 
 /// Why a numeric literal was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NumberError {
     /// The text is not a number in the accepted grammar.
     Syntax,

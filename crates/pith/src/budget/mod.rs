@@ -204,6 +204,7 @@ pub struct Fitted {
 
 /// Why [`fit`] produced no output.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum BudgetError {
     /// No output fits the budget.
     Exceeded(Box<Exceeded>),
