@@ -79,6 +79,13 @@ pub(crate) mod json {
 
     /// As [`to_writer`], indented by two spaces (the text of
     /// [`to_string_pretty`]).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// pith::json::to_writer_pretty(&mut out, &std::collections::BTreeMap::from([("id", [7])]))?;
+    /// assert_eq!(out, b"{\n  \"id\": [\n    7\n  ]\n}");
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
         write_to(&to_value(value)?, writer, Some(2))
     }
@@ -99,6 +106,11 @@ pub(crate) mod json {
 
     /// Serializes `value` with serde into JSON bytes indented by two
     /// spaces (those of [`to_string_pretty`]).
+    ///
+    /// ```
+    /// assert_eq!(pith::json::to_vec_pretty(&[Some(1), None])?, b"[\n  1,\n  null\n]");
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn to_vec_pretty<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
         to_string_pretty(value).map(String::into_bytes)
     }
@@ -122,6 +134,14 @@ pub(crate) mod json {
 
     /// Reads JSON from bytes, which must be UTF-8 (as
     /// [`json::parse_bytes`](crate::json::parse_bytes)), and deserializes it.
+    ///
+    /// ```
+    /// let pair: (String, f64) = pith::json::from_slice(br#"["half", 0.5]"#)?;
+    /// assert_eq!(pair, ("half".to_owned(), 0.5));
+    /// let err = pith::json::from_slice::<String>(b"\"\xff\"").unwrap_err();
+    /// assert_eq!(err.kind(), pith::ErrorKind::InvalidUtf8);
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
         from_value(parse_bytes(bytes)?)
     }
@@ -162,6 +182,11 @@ pub(crate) mod toon {
     }
 
     /// Serializes `value` with serde into TOON bytes (see [`to_string`]).
+    ///
+    /// ```
+    /// assert_eq!(pith::toon::to_vec(&[1, 2, 3])?, b"[3]: 1,2,3");
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         encode_into(&to_value(value)?, &EncodeOptions::default(), &mut out)?;
@@ -198,6 +223,12 @@ pub(crate) mod toon {
 
     /// Reads TOON from bytes, which must be UTF-8 (as
     /// [`toon::decode_bytes`](crate::toon::decode_bytes)), and deserializes it.
+    ///
+    /// ```
+    /// let ids: Vec<u32> = pith::toon::from_slice(b"[3]: 1,2,3")?;
+    /// assert_eq!(ids, [1, 2, 3]);
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
         from_value(decode_bytes(bytes, &DecodeOptions::default())?)
     }
