@@ -28,7 +28,7 @@
 //!
 //! # Writing
 //!
-//! [`stringify`] writes the bytes `JSON.stringify(value)` writes, for every
+//! [`stringify`](fn@stringify) writes the bytes `JSON.stringify(value)` writes, for every
 //! value whose numbers an `f64` holds exactly; other numbers are written
 //! exactly in the same layout (`1e+400`, `9007199254740993`), except that
 //! an integer of 1e21 or more is written as its digits when that takes at
@@ -48,7 +48,7 @@
 //! [`to_string`], [`to_string_pretty`], [`to_vec`], [`to_vec_pretty`],
 //! [`to_writer`] and [`to_writer_pretty`] write any `Serialize` type. Each
 //! goes through a [`Value`](crate::Value), so numbers keep their exact
-//! value. For a `Value` already in hand, [`stringify`] (or `Display`:
+//! value. For a `Value` already in hand, [`stringify`](fn@stringify) (or `Display`:
 //! `v.to_string()`, `format!("{v:#}")`) writes the same text without that
 //! detour and cannot fail.
 //!

@@ -54,7 +54,7 @@ pub fn write_to<W: Write>(value: &Value, writer: W, pretty: Option<usize>) -> Re
     sink.0.flush().map_err(Error::io)
 }
 
-/// Appends the compact JSON of `value` to `out` (see [`stringify`]).
+/// Appends the compact JSON of `value` to `out` (see [`stringify`](fn@stringify)).
 pub fn write_into(value: &Value, out: &mut Vec<u8>) {
     let Ok(()) = write_value(value, out, 0, &mut Keep);
 }
@@ -96,13 +96,13 @@ pub fn write_str_into(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-/// Compact JSON, as [`stringify`] writes it; with `{:#}`, indented by two
+/// Compact JSON, as [`stringify`](fn@stringify) writes it; with `{:#}`, indented by two
 /// spaces as [`stringify_pretty`] writes it (the text of `pith decode
 /// --pretty`).
 ///
 /// A formatter takes text only through `fmt::Write`, so `v.to_string()`
-/// copies the text [`stringify`] returns once more; where that copy counts,
-/// call [`stringify`] (or [`write_into`], to append to a buffer).
+/// copies the text [`stringify`](fn@stringify) returns once more; where that copy counts,
+/// call [`stringify`](fn@stringify) (or [`write_into`], to append to a buffer).
 ///
 /// ```
 /// let v = pith::value!({"a": [1, "x"], "b": {}});
