@@ -278,7 +278,7 @@ mod tests {
         let strs = "aéxy😀12345678901234567890";
         let v = read(&ops, &nums, strs).unwrap();
         assert_eq!(
-            pith::json::to_string(&v),
+            pith::json::stringify(&v),
             r#"[{"a":1,"é":"xy"},{"a":0,"é":"😀"},null,true,false,1.5e-300,12345678901234567890]"#
         );
     }

@@ -312,6 +312,12 @@ fn fit_with(value: &Value, plan: &Plan, fit: &FitOptions) -> Result<Output, Fail
         Err(budget::BudgetError::Exceeded(e)) => Err(Failure::Exceeded(e)),
         Err(budget::BudgetError::Cursor(e)) => Err(Failure::Cursor(e)),
         Err(budget::BudgetError::Render(e)) => Err(Failure::Encode(e)),
+        // A kind of failure this build does not know yet: the value could
+        // not be written, for the reason its message gives.
+        Err(e) => Err(Failure::Encode(Error::new(
+            pith::ErrorKind::Unrepresentable,
+            e.to_string(),
+        ))),
     }
 }
 

@@ -42,7 +42,7 @@ fn push_key(out: &mut String, key: &str) {
         out.push_str(key);
     } else {
         out.push('[');
-        out.push_str(&pith::json::to_string(&pith::Value::from(key)));
+        out.push_str(&pith::json::stringify(&pith::Value::from(key)));
         out.push(']');
     }
 }

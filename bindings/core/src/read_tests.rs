@@ -129,8 +129,8 @@ fn agrees(text: &str, opts: &DecodeOptions) -> bool {
     match decode(text.as_bytes(), opts) {
         Ok(want) => {
             assert_eq!(
-                pith::json::to_string(&mine),
-                pith::json::to_string(&want),
+                pith::json::stringify(&mine),
+                pith::json::stringify(&want),
                 "{text:?}"
             );
             assert_eq!(mine, want, "{text:?}");

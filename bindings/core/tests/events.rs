@@ -36,7 +36,7 @@ fn as_doubles(value: &Value) -> Value {
 
 /// The same value, keys in the same order, numbers equal exactly.
 fn same(a: &Value, b: &Value) -> bool {
-    a == b && pith::json::to_string(a) == pith::json::to_string(b)
+    a == b && pith::json::stringify(a) == pith::json::stringify(b)
 }
 
 /// What one text showed.
@@ -76,15 +76,15 @@ fn check(text: &[u8], opts: &DecodeOptions, tally: &mut Tally) {
             same(&got, &want),
             "strict {strict}:\n{}\n--- events\n{}\n--- library\n{}",
             String::from_utf8_lossy(text),
-            pith::json::to_string(&got),
-            pith::json::to_string(&want)
+            pith::json::stringify(&got),
+            pith::json::stringify(&want)
         );
         let got = doubles.to_value();
         assert!(
             same(&got, &as_doubles(&want)),
             "doubles, strict {strict}:\n{}\n--- events\n{}",
             String::from_utf8_lossy(text),
-            pith::json::to_string(&got)
+            pith::json::stringify(&got)
         );
     }
 }

@@ -293,7 +293,7 @@ pub fn measure(value: Input, tokenizer: String) -> Either<String, Problem> {
         Err(p) => return Either::B(*p),
     };
     match pith_bindings::measure::measure(&value, kind) {
-        Ok(m) => Either::A(pith::json::to_string(&m)),
+        Ok(m) => Either::A(pith::json::stringify(&m)),
         Err(e) => Either::B(pith_problem("value", &e)),
     }
 }
@@ -319,7 +319,7 @@ pub fn tool_text(
     let text = match (text, value) {
         (Some(text), _) => text,
         (None, Some(input)) => match input.value() {
-            Ok((v, _)) => pith::json::to_string(&v),
+            Ok((v, _)) => pith::json::stringify(&v),
             Err(p) => return Either::B(*p),
         },
         (None, None) => String::new(),

@@ -293,7 +293,7 @@ fn tool_text<'py>(
     let opts = pith_bindings::mcp::options(min_saving, budget, tokenizer).map_err(arg_error)?;
     let text = match obj.cast::<PyString>() {
         Ok(s) => text::utf8(s)?.into_owned(),
-        Err(_) => pith::json::to_string(&to_value::to_value(obj, default)?),
+        Err(_) => pith::json::stringify(&to_value::to_value(obj, default)?),
     };
     let out = py.detach(|| pith_bindings::mcp::rewrite(text, &opts));
     let meta = PyDict::new(py);

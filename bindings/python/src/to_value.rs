@@ -288,7 +288,7 @@ impl Serialize for Entries<'_> {
 fn twice(key: &str) -> String {
     format!(
         "expected each key once per object, found {} a second time",
-        pith::json::to_string(&Value::from(key))
+        pith::json::stringify(&Value::from(key))
     )
 }
 

@@ -221,10 +221,10 @@ fn main() {
         let small = (shape.prepare)(n);
         let large = (shape.prepare)(4 * n);
         let (small_json, large_json) = (
-            pith::json::to_string(&(shape.data)(n)),
-            pith::json::to_string(&(shape.data)(4 * n)),
+            pith::json::stringify(&(shape.data)(n)),
+            pith::json::stringify(&(shape.data)(4 * n)),
         );
-        let yardstick = |text: &str| keep(pith::json::to_string(&pith::json::parse(text).unwrap()));
+        let yardstick = |text: &str| keep(pith::json::stringify(&pith::json::parse(text).unwrap()));
         let mut cs = vec![
             Contestant::new("n", small),
             Contestant::new("4n", large),

@@ -64,6 +64,11 @@ impl Request {
             }),
             Err(BudgetError::Cursor(e)) => Err(Failure::Usage(e.to_string())),
             Err(BudgetError::Render(e)) => Err(input.failure(e)),
+            // A kind of failure this build does not know yet: its message, exit 1.
+            Err(e) => Err(Failure::Io {
+                name: input.name.clone(),
+                error: std::io::Error::other(e.to_string()),
+            }),
         }
     }
 }

@@ -226,7 +226,7 @@ fn json(totals: &Totals) -> String {
             Value::Object(m)
         })
         .collect();
-    let mut s = pith::json::to_string_pretty(&Value::Array(rows), 2);
+    let mut s = pith::json::stringify_pretty(&Value::Array(rows), 2);
     s.push('\n');
     s
 }

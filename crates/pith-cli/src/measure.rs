@@ -20,7 +20,7 @@ pub fn run(a: MeasureArgs) -> Result<(), Failure> {
         let mut value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
         let mut before = None;
         if let Some((schema, type_name)) = &schema {
-            let text = json::to_string(&value);
+            let text = json::stringify(&value);
             before = Some((text.len(), tokenizer.count(&text)));
             value = wire::elide(schema, type_name, value).map_err(|e| input.failure(e))?;
         }
@@ -214,7 +214,7 @@ fn as_json(results: &[File], tokenizer: &str) -> String {
     doc.insert("tokenizer", Value::from(tokenizer));
     doc.insert("files", Value::Array(files));
     doc.insert("total", Value::Object(total));
-    let mut text = json::to_string_pretty(&Value::Object(doc), 2);
+    let mut text = json::stringify_pretty(&Value::Object(doc), 2);
     text.push('\n');
     text
 }

@@ -33,7 +33,7 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
                 pith::toon::encode(&defs, &Default::default())
                     .map_err(|e| Failure::Usage(e.to_string()))?
             } else {
-                json::to_string_pretty(&defs, 2)
+                json::stringify_pretty(&defs, 2)
             };
             write_output(None, out.as_bytes())
         }
@@ -84,13 +84,13 @@ pub fn run(command: SchemaCommand) -> Result<(), Failure> {
                     .map_err(|e| Failure::Usage(e.to_string()))?,
                 None => wire::export_json_schema(&schema),
             };
-            write_output(None, json::to_string_pretty(&out, 2).as_bytes())
+            write_output(None, json::stringify_pretty(&out, 2).as_bytes())
         }
         SchemaCommand::ImportJsonschema { file, root } => {
             let input = Input::read(Some(&file))?;
             let value = json::parse_bytes(&input.bytes).map_err(|e| input.failure(e))?;
             let defs = wire::import_json_schema(&value, &root).map_err(|e| input.failure(e))?;
-            write_output(None, json::to_string_pretty(&defs, 2).as_bytes())
+            write_output(None, json::stringify_pretty(&defs, 2).as_bytes())
         }
         SchemaCommand::Diff { old, new, check } => {
             let changes = wire::diff(&load(&old)?, &load(&new)?);

@@ -259,7 +259,7 @@ fn python_client_savings(tag: &str, url: Option<&str>) {
         let (d, p) = (d.get("result").unwrap(), p.get("result").unwrap());
         // What each kind of client shows the model.
         let structured_view = |r: &Value| match r.get("structuredContent") {
-            Some(s) => o200k.count(&pith::json::to_string(s)),
+            Some(s) => o200k.count(&pith::json::stringify(s)),
             None => text_view(r),
         };
         let text_view = |r: &Value| text_view(r);
@@ -477,7 +477,7 @@ fn run_client(dir: &Path, work: &Path, name: &str, command: Vec<String>, env: Ma
 
     let child = Command::new(node())
         .arg(dir.join("e2e-client.mjs"))
-        .arg(pith::json::to_string(&Value::Object(config)))
+        .arg(pith::json::stringify(&Value::Object(config)))
         .current_dir(dir)
         .spawn()
         .expect("starting the e2e client");
@@ -532,7 +532,7 @@ fn same_outcomes(direct: &Value, proxied: &Value) {
     // pith exits with the server's status; a server killed by SIGTERM at
     // shutdown makes it exit 143.
     let (d, p) = (direct.get("exit").unwrap(), proxied.get("exit").unwrap());
-    let code = p.get("code").map(pith::json::to_string);
+    let code = p.get("code").map(pith::json::stringify);
     match d.get("signal").and_then(Value::as_str) {
         Some("SIGTERM") => assert_eq!(code.as_deref(), Some("143"), "{d:?} {p:?}"),
         _ => assert_eq!(d.get("code"), p.get("code"), "{d:?} {p:?}"),
@@ -571,7 +571,7 @@ fn compare(
         }
         let mut original = parse(o);
         let mut rewritten = parse(r);
-        let id = original.get("id").map(pith::json::to_string);
+        let id = original.get("id").map(pith::json::stringify);
         let tool = id.as_ref().and_then(|id| tools.get(id)).cloned();
         let o_result = result_mut(&mut original);
         let r_result = result_mut(&mut rewritten);
@@ -676,7 +676,7 @@ fn restore_joined(original: &Map, rewritten: &mut Map) -> usize {
         .first()
         .and_then(|i| i.get("_meta"))
         .and_then(|m| m.get(pith_mcp::JOINED_META_KEY));
-    let Some(n) = joined.map(pith::json::to_string) else {
+    let Some(n) = joined.map(pith::json::stringify) else {
         return 0;
     };
     let o_items = original.get("content").and_then(Value::as_array).unwrap();
@@ -776,7 +776,7 @@ fn tool_names(client_in: &[u8]) -> HashMap<String, String> {
                 return None;
             }
             let name = m.get("params")?.get("name")?.as_str()?.to_owned();
-            Some((pith::json::to_string(m.get("id")?), name))
+            Some((pith::json::stringify(m.get("id")?), name))
         })
         .collect()
 }

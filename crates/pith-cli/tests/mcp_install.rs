@@ -137,16 +137,16 @@ fn claude_code() {
         Some(&Value::from(pith_path().as_str()))
     );
     assert_eq!(
-        pith::json::to_string(memory.get("args").unwrap()),
+        pith::json::stringify(memory.get("args").unwrap()),
         r#"["mcp","--name","memory","--","npx","-y","@modelcontextprotocol/server-memory"]"#
     );
     assert_eq!(
-        pith::json::to_string(memory.get("env").unwrap()),
+        pith::json::stringify(memory.get("env").unwrap()),
         r#"{"MEMORY_FILE_PATH":"/tmp/m.jsonl"}"#
     );
     let github = v.get("mcpServers").unwrap().get("github").unwrap();
     assert_eq!(
-        pith::json::to_string(github.get("args").unwrap()),
+        pith::json::stringify(github.get("args").unwrap()),
         r#"["mcp","--name","github","--url","https://api.githubcopilot.com/mcp/","--header","Authorization: Bearer ${GITHUB_TOKEN}"]"#
     );
     assert!(github.get("url").is_none() && github.get("headers").is_none());
@@ -184,7 +184,7 @@ fn claude_code_rewriting_its_file_does_not_stop_uninstall() {
     v.as_object_mut()
         .unwrap()
         .insert("numStartups", Value::from(2));
-    std::fs::write(&file, pith::json::to_string_pretty(&v, 2)).unwrap();
+    std::fs::write(&file, pith::json::stringify_pretty(&v, 2)).unwrap();
     let out = text(&pith_in(&h, &["uninstall", "--client", "claude-code"]));
     assert!(out.contains("restored"), "{out}");
     let back = pith::json::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -219,7 +219,7 @@ fn cursor_and_the_wrapped_server_runs() {
     let server = repo().join("crates/pith-mcp/tests/support/fake-server.mjs");
     let original = format!(
         "{{\n  \"mcpServers\": {{\n    \"fake\": {{ \"command\": \"node\", \"args\": [{}], \"env\": {{}} }},\n    \"remote\": {{ \"url\": \"https://mcp.example.com/mcp\", \"headers\": {{ \"X-Key\": \"${{env:KEY}}\" }} }}\n  }}\n}}\n",
-        pith::json::to_string(&Value::from(server.to_str().unwrap()))
+        pith::json::stringify(&Value::from(server.to_str().unwrap()))
     );
     let file = h.join(".cursor/mcp.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();

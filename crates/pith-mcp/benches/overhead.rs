@@ -230,7 +230,7 @@ fn big_server() {
     text.push('}');
     let big = format!(
         "{{\"content\":[{{\"type\":\"text\",\"text\":{}}}]}}",
-        pith::json::to_string(&pith::Value::from(text.as_str()))
+        pith::json::stringify(&pith::Value::from(text.as_str()))
     );
     serve(
         |message| match message.get("method").and_then(pith::Value::as_str) {
@@ -295,7 +295,7 @@ fn serve_http(conn: std::net::TcpStream) {
         let reply = if request_line.starts_with("POST") {
             match pith::json::parse_bytes(&body)
                 .ok()
-                .and_then(|m| m.get("id").map(pith::json::to_string))
+                .and_then(|m| m.get("id").map(pith::json::stringify))
             {
                 Some(id) => {
                     let b =
@@ -505,7 +505,7 @@ fn serve(result: impl Fn(&pith::Value) -> String) {
         writeln!(
             out,
             "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{}}}",
-            pith::json::to_string(id),
+            pith::json::stringify(id),
             result(&message)
         )
         .unwrap();

@@ -228,7 +228,7 @@ pub(crate) fn edit(
         let mut marks = format!(r#""{STRUCTURED_META_KEY}":"{mark}""#);
         if let Some(k) = key {
             marks.push_str(&format!(r#","{STRUCTURED_KEY_META_KEY}":"#));
-            marks.push_str(&pith::json::to_string(&Value::from(k.as_str())));
+            marks.push_str(&pith::json::stringify(&Value::from(k.as_str())));
         }
         match find(line, &spans, "_meta") {
             Some(m) if line.get(m.value.start) == Some(&b'{') => {

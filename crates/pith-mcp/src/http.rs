@@ -669,7 +669,7 @@ fn snippet(body: &str) -> String {
 fn canonical(raw: &[u8]) -> Option<String> {
     pith::json::parse_bytes(raw)
         .ok()
-        .map(|v| pith::json::to_string(&v))
+        .map(|v| pith::json::stringify(&v))
 }
 
 /// `endpoint` (absolute, absolute path, or relative) against `base`.

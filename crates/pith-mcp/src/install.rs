@@ -30,6 +30,7 @@ use std::time::SystemTime;
 
 /// The clients `pith mcp install` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Client {
     /// Claude Code.
     ClaudeCode,
@@ -151,6 +152,7 @@ pub struct Line {
 
 /// Why a file could not be read or written.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum InstallError {
     /// No file was named and none could be found from the environment.
     NoConfig(Client),
@@ -513,9 +515,9 @@ fn wrap(req: &Request, e: &Entry, text: &str) -> Result<String, String> {
                 out.push_str("\"type\":\"stdio\",");
             }
             out.push_str("\"command\":");
-            out.push_str(&pith::json::to_string(&Value::from(pith.as_str())));
+            out.push_str(&pith::json::stringify(&Value::from(pith.as_str())));
             out.push_str(",\"args\":");
-            out.push_str(&pith::json::to_string(&Value::Array(
+            out.push_str(&pith::json::stringify(&Value::Array(
                 args.into_iter().map(Value::from).collect(),
             )));
             let original = &text[e.span.clone()];
@@ -888,7 +890,7 @@ fn save_state(req: &Request, records: &[Installed]) -> Result<(), InstallError> 
     }
     atomic_write(
         &path,
-        pith::json::to_string_pretty(&Value::Object(root), 2).as_bytes(),
+        pith::json::stringify_pretty(&Value::Object(root), 2).as_bytes(),
     )
     .map_err(io)
 }
@@ -904,6 +906,6 @@ mod tests {
         let s = strip_comments(t);
         assert_eq!(s.len(), t.len());
         let v = pith::json::parse(&s).unwrap();
-        assert_eq!(pith::json::to_string(&v), r#"{"a":[1,2],"b":"//not"}"#);
+        assert_eq!(pith::json::stringify(&v), r#"{"a":[1,2],"b":"//not"}"#);
     }
 }

@@ -78,7 +78,7 @@ impl Ledger {
         m.insert("text", pair(r.text_before, r.text_after));
         m.insert("structured", pair(r.structured_before, r.structured_after));
         m.insert("cut", r.cut.map_or(Value::Null, Value::from));
-        let mut line = pith::json::to_string(&Value::Object(m)).into_bytes();
+        let mut line = pith::json::stringify(&Value::Object(m)).into_bytes();
         line.push(b'\n');
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(f) = file.as_mut()
@@ -135,6 +135,7 @@ pub struct Totals {
 
 /// Why the ledger could not be summed up.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum StatsError {
     /// The file could not be read.
     Read(PathBuf, std::io::Error),
@@ -221,7 +222,7 @@ pub fn stats(
         }
         let pair = |k: &str| -> Result<(u64, u64), StatsError> {
             let a = v.get(k).and_then(Value::as_array).filter(|a| a.len() == 2);
-            let n = |x: &Value| pith::json::to_string(x).parse::<u64>().ok();
+            let n = |x: &Value| pith::json::stringify(x).parse::<u64>().ok();
             match a {
                 Some(a) => match (n(&a[0]), n(&a[1])) {
                     (Some(x), Some(y)) => Ok((x, y)),

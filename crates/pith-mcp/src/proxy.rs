@@ -761,7 +761,7 @@ mod tests {
         assert_eq!(
             v.get("error")
                 .and_then(|e| e.get("code"))
-                .map(pith::json::to_string),
+                .map(pith::json::stringify),
             Some("-32000".into())
         );
         assert!(line.ends_with(b"}}\n"));

@@ -170,7 +170,7 @@ pub(crate) fn rewrite_value(
     if !reads_back(&rendered, value) {
         // Should a renderer ever lose a fact, compact JSON (which pith
         // writes exactly) still may be worth it.
-        rendered = pith::json::to_string(value);
+        rendered = pith::json::stringify(value);
         encoding = Encoding::Json;
         tokens_after = tokenizer.count(&rendered);
         if !worth(tokens_after) || !reads_back(&rendered, value) {
@@ -265,7 +265,7 @@ fn with_hint(v: &Value) -> Option<Value> {
     let cut = ro.get("collections_cut").and_then(Value::as_number)?;
     if key != READ_OUTPUT
         || !ro.contains_key("fits")
-        || pith::json::to_string(&Value::Number(cut.clone())) == "0"
+        || pith::json::stringify(&Value::Number(cut.clone())) == "0"
     {
         return None;
     }
@@ -334,7 +334,7 @@ pub(crate) fn exceeded_notice(
     }
     let mut root = Map::with_capacity(1);
     root.insert(pith::budget::EXCEEDED, Value::Object(n));
-    pith::json::to_string(&Value::Object(root))
+    pith::json::stringify(&Value::Object(root))
 }
 
 /// The smallest budget the proxy takes: every `output_budget_exceeded`
@@ -357,7 +357,7 @@ fn render(value: &Value, opts: &RewriteOptions) -> Option<(String, Encoding, usi
     let tokenizer = opts.tokenizer;
     let encoded = select::encode(value, &auto_options(opts)).ok()?;
     if encoded.text.is_empty() {
-        let json = pith::json::to_string(value);
+        let json = pith::json::stringify(value);
         let tokens = Tokenizer::get(tokenizer).count(&json);
         return Some((json, Encoding::Json, tokens));
     }

@@ -164,7 +164,7 @@ impl Tracker {
                 // A cancelled request may never be answered (the spec tells
                 // the server not to), so it must not wait for one here.
                 let key =
-                    params(env.span).and_then(|p| p.get("requestId").map(pith::json::to_string));
+                    params(env.span).and_then(|p| p.get("requestId").map(pith::json::stringify));
                 if let Some(key) = key {
                     self.take(&key);
                 }
@@ -250,7 +250,7 @@ fn more_call(env: &Envelope<'_>) -> Option<MoreCall> {
 /// The canonical text of a request id: ids are strings or numbers.
 fn id_key(raw: &[u8]) -> Option<String> {
     match pith::json::parse_bytes(raw).ok()? {
-        v @ (Value::String(_) | Value::Number(_)) => Some(pith::json::to_string(&v)),
+        v @ (Value::String(_) | Value::Number(_)) => Some(pith::json::stringify(&v)),
         _ => None,
     }
 }

@@ -590,7 +590,7 @@ fn rewrites_keep_bytes() -> Result<(), libtest_mimic::Failed> {
     let (dir, log) = scratch("splice");
     let mut s = Session::start(&["--log", log.to_str().unwrap()], &[]);
     s.initialize();
-    let rows = pith::json::to_string(&Value::String(pith::json::to_string_pretty(
+    let rows = pith::json::stringify(&Value::String(pith::json::stringify_pretty(
         &rows_value(30, "s"),
         2,
     )));
@@ -599,7 +599,7 @@ fn rewrites_keep_bytes() -> Result<(), libtest_mimic::Failed> {
     );
     let args = format!(
         r#"{{"result":{}}}"#,
-        pith::json::to_string(&Value::from(result.as_str()))
+        pith::json::stringify(&Value::from(result.as_str()))
     );
     s.send(&call(2, "verbatim", &args));
     let got = s.recv().unwrap();
@@ -618,7 +618,7 @@ fn rewrites_keep_bytes() -> Result<(), libtest_mimic::Failed> {
         .unwrap()
         .as_array()
         .unwrap()[0];
-    let new_text = pith::json::to_string(item.get("text").unwrap());
+    let new_text = pith::json::stringify(item.get("text").unwrap());
     let expected = String::from_utf8(sent)
         .unwrap()
         .replace(&rows, &new_text)
@@ -637,15 +637,15 @@ fn rewrites_keep_bytes() -> Result<(), libtest_mimic::Failed> {
 fn structured_dropped() -> Result<(), libtest_mimic::Failed> {
     let mut s = Session::start(&[], &[]);
     s.initialize();
-    let text = pith::json::to_string_pretty(&rows_value(30, "d"), 2);
+    let text = pith::json::stringify_pretty(&rows_value(30, "d"), 2);
     let result = format!(
         r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{}}}"#,
-        pith::json::to_string(&Value::from(text.as_str())),
-        pith::json::to_string(&rows_value(30, "d"))
+        pith::json::stringify(&Value::from(text.as_str())),
+        pith::json::stringify(&rows_value(30, "d"))
     );
     let args = format!(
         r#"{{"result":{}}}"#,
-        pith::json::to_string(&Value::from(result.as_str()))
+        pith::json::stringify(&Value::from(result.as_str()))
     );
     s.send(&call(2, "verbatim", &args));
     let v = parse_line(&s.recv().unwrap());
@@ -744,10 +744,10 @@ fn nothing_fits() -> Result<(), libtest_mimic::Failed> {
             Value::from(format!("the value of field {i}")),
         );
     }
-    let text = pith::json::to_string_pretty(&Value::Object(m), 2);
+    let text = pith::json::stringify_pretty(&Value::Object(m), 2);
     let args = format!(
         r#"{{"text":{}}}"#,
-        pith::json::to_string(&Value::from(text.as_str()))
+        pith::json::stringify(&Value::from(text.as_str()))
     );
     s.send(&call(2, "echo", &args));
     let v = parse_line(&s.recv().unwrap());
@@ -1276,7 +1276,7 @@ fn parse_line(line: &[u8]) -> Value {
 }
 
 fn json(v: &Value) -> String {
-    pith::json::to_string(v)
+    pith::json::stringify(v)
 }
 
 fn show(b: &[u8]) -> String {

@@ -94,6 +94,7 @@ impl fmt::Display for Compatibility {
 
 /// What changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ChangeKind {
     /// A named type exists only in the new schema.
     TypeAdded,

@@ -45,7 +45,7 @@ fn main() {
                 let opts = FitOptions::new(Budget::Tokens(BUDGET), TokenizerKind::O200k);
                 let render = |v: &Value| match form {
                     "toon" => toon::encode(v, &EncodeOptions::default()),
-                    _ => Ok(pith::json::to_string(v)),
+                    _ => Ok(pith::json::stringify(v)),
                 };
                 let start = Instant::now();
                 let fitted = fit(value, &opts, &render).expect("fits");

@@ -119,7 +119,7 @@ fn show(v: &Value) -> String {
             let cut: String = s.chars().take(40).collect();
             format!("{cut:?}…")
         }
-        _ => crate::json::to_string(v),
+        _ => crate::json::stringify(v),
     }
 }
 

@@ -13,8 +13,9 @@
 //! * [`toon`]: TOON, spec 4.x as the reference encoder writes it, and a 3.3
 //!   mode with key folding and path expansion.
 //! * [`to_string`] / [`from_str`]: serde on top of the TOON codec; serde's
-//!   other entry points (`to_writer`, `to_vec`, `from_slice`, `from_reader`)
-//!   are in [`json`] and [`toon`], for each text.
+//!   entry points for each text, with serde_json's names, are in [`json`]
+//!   (`json::to_string`, `json::from_str`, `to_writer`, `to_vec`,
+//!   `from_slice`, `from_reader`, …) and [`toon`].
 //! * [`tokens`]: exact o200k_base and cl100k_base token counts (tiktoken's
 //!   ids), the `ceil(bytes / 4)` estimate, and incremental counting; the
 //!   crate `pith-tokens`, re-exported (it has no dependencies, for users who

@@ -86,6 +86,7 @@ impl BigDec {
 
 /// Why a numeric literal was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NumberError {
     /// The text is not a number in the accepted grammar.
     Syntax,
@@ -519,7 +520,7 @@ pub enum Inexact {
 /// let v = pith::json::parse(r#"{"id":9007199254740993,"n":[1.5,1e400,0.1000000000000000055511]}"#)?;
 /// let quoted = for_f64_readers(v.clone(), Inexact::Quote)?;
 /// assert_eq!(
-///     pith::json::to_string(&quoted),
+///     pith::json::stringify(&quoted),
 ///     r#"{"id":"9007199254740993","n":[1.5,"1e+400","0.1000000000000000055511"]}"#
 /// );
 /// let e = for_f64_readers(v, Inexact::Refuse).unwrap_err();

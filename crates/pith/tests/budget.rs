@@ -312,7 +312,7 @@ enum Format {
 fn render(format: Format) -> impl Fn(&Value) -> pith::Result<String> {
     move |v: &Value| match format {
         Format::Toon => toon::encode(v, &EncodeOptions::default()),
-        Format::Json => Ok(json::to_string(v)),
+        Format::Json => Ok(json::stringify(v)),
     }
 }
 

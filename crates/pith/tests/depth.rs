@@ -58,7 +58,7 @@ fn a_raised_limit_stops_at_what_the_stack_holds() {
                 }
             }
             // Text nested 10,000 deep, TOON and JSON.
-            let json = pith::json::to_string(&v);
+            let json = pith::json::stringify(&v);
             let e = select::decode(json.as_bytes(), &decode).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
             let e = select::restore(v.clone(), raised).unwrap_err();
@@ -117,5 +117,5 @@ fn values_of_any_depth_drop_without_recursion() {
     let opts = pith::json::ParseOptions::default().max_depth(200_000);
     let v = pith::json::parse_with(deep.as_bytes(), &opts).unwrap();
     assert_eq!(v.depth(), 200_000);
-    assert_eq!(pith::json::to_string(&v), deep);
+    assert_eq!(pith::json::stringify(&v), deep);
 }

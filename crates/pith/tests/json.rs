@@ -126,7 +126,7 @@ fn accepts_rfc_8259_and_writes_it_back_as_json_stringify_does() {
     ];
     for (input, want) in cases {
         let v = parse_all(input.as_bytes()).unwrap_or_else(|e| panic!("{input}: {e}"));
-        assert_eq!(json::to_string(&v), *want, "input {input}");
+        assert_eq!(json::stringify(&v), *want, "input {input}");
         assert_eq!(v.to_string(), *want, "Display of {input}");
     }
 }
@@ -464,7 +464,7 @@ fn hostile_nesting_is_an_error_not_a_stack_overflow() {
     let deep = ParseOptions::default().max_depth(20_000);
     let v = json::parse_with(nested_arrays(20_000).as_bytes(), &deep).unwrap();
     assert_eq!(v.depth(), 20_000);
-    assert_eq!(json::to_string(&v), nested_arrays(20_000));
+    assert_eq!(json::stringify(&v), nested_arrays(20_000));
 }
 
 #[test]
@@ -504,7 +504,7 @@ fn strings_are_escaped_as_json_stringify_escapes_them() {
         let mut out = b"prefix".to_vec();
         json::write_str_into(s, &mut out);
         assert_eq!(String::from_utf8(out).unwrap(), format!("prefix{want}"));
-        assert_eq!(json::to_string(&Value::from(*s)), *want);
+        assert_eq!(json::stringify(&Value::from(*s)), *want);
     }
 }
 
@@ -514,18 +514,18 @@ fn pretty_output_matches_json_stringify_with_indent() {
         .unwrap();
     // JSON.stringify(v, null, 3)
     let three = "{\n   \"a\": [\n      1,\n      {},\n      []\n   ],\n   \"b\": {\n      \"c\": \"x\\u0001\"\n   },\n   \"d\": [\n      []\n   ],\n   \"e\": {\n      \"f\": {\n         \"g\": null\n      }\n   }\n}";
-    assert_eq!(json::to_string_pretty(&v, 3), three);
+    assert_eq!(json::stringify_pretty(&v, 3), three);
     assert_eq!(format!("{:#}", Value::Array(vec![num("1")])), "[\n  1\n]");
     // JavaScript counts an indent above 10 as 10, and 0 as compact.
     let small = json::parse(r#"{"a":[1]}"#).unwrap();
     assert_eq!(
-        json::to_string_pretty(&small, 12),
+        json::stringify_pretty(&small, 12),
         format!("{{\n{0}\"a\": [\n{0}{0}1\n{0}]\n}}", " ".repeat(10))
     );
-    assert_eq!(json::to_string_pretty(&small, 0), r#"{"a":[1]}"#);
+    assert_eq!(json::stringify_pretty(&small, 0), r#"{"a":[1]}"#);
     for scalar in ["1", "\"x\"", "null", "[]", "{}"] {
         assert_eq!(
-            json::to_string_pretty(&json::parse(scalar).unwrap(), 2),
+            json::stringify_pretty(&json::parse(scalar).unwrap(), 2),
             scalar
         );
     }
@@ -543,16 +543,16 @@ fn write_to_streams_the_same_bytes_and_reports_io_errors() {
     let v = Value::Array(rows);
     let mut out = Vec::new();
     json::write_to(&v, &mut out, None).unwrap();
-    assert_eq!(String::from_utf8(out).unwrap(), json::to_string(&v));
+    assert_eq!(String::from_utf8(out).unwrap(), json::stringify(&v));
     let mut out = Vec::new();
     json::write_to(&v, &mut out, Some(2)).unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        json::to_string_pretty(&v, 2)
+        json::stringify_pretty(&v, 2)
     );
     let mut appended = b"x".to_vec();
     json::write_into(&v, &mut appended);
-    assert_eq!(&appended[1..], json::to_string(&v).as_bytes());
+    assert_eq!(&appended[1..], json::stringify(&v).as_bytes());
 
     struct Broken;
     impl std::io::Write for Broken {
@@ -578,11 +578,11 @@ fn output_matches_serde_json_on_the_shared_dataset_shape() {
     let ours = json::parse(text).unwrap();
     let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
     assert_eq!(
-        json::to_string(&ours),
+        json::stringify(&ours),
         serde_json::to_string(&theirs).unwrap()
     );
     assert_eq!(
-        json::to_string_pretty(&ours, 2),
+        json::stringify_pretty(&ours, 2),
         serde_json::to_string_pretty(&theirs).unwrap()
     );
 }
@@ -630,10 +630,10 @@ proptest! {
 
     #[test]
     fn parse_reads_back_what_to_string_writes(v in arb_value()) {
-        let text = json::to_string(&v);
+        let text = json::stringify(&v);
         prop_assert_eq!(json::parse(&text).unwrap(), v.clone());
         for indent in [1, 2, 4] {
-            prop_assert_eq!(json::parse(&json::to_string_pretty(&v, indent)).unwrap(), v.clone());
+            prop_assert_eq!(json::parse(&json::stringify_pretty(&v, indent)).unwrap(), v.clone());
         }
         let mut streamed = Vec::new();
         json::write_to(&v, &mut streamed, None).unwrap();
@@ -649,7 +649,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
         if let Ok(v) = json::parse_bytes(&bytes) {
-            prop_assert_eq!(json::parse(&json::to_string(&v)).unwrap(), v);
+            prop_assert_eq!(json::parse(&json::stringify(&v)).unwrap(), v);
         }
     }
 
@@ -750,7 +750,7 @@ fn to_value_lays_out_rust_data_as_serde_json_does() {
     let doc = sample_doc();
     let v = pith::to_value(&doc).unwrap();
     assert_eq!(
-        json::to_string(&v),
+        json::stringify(&v),
         concat!(
             r#"{"rows":[{"id":1,"name":"a","price":2.5,"note":null,"tags":[]},"#,
             r#"{"id":2,"name":"b\n\"","price":0.1,"note":"x","tags":["t"]}],"#,
@@ -844,9 +844,9 @@ fn numbers_no_serde_primitive_holds_pass_exactly_between_pith_values() {
 #[test]
 fn floats_without_a_json_form_become_null() {
     let v = pith::to_value(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 1e-7]).unwrap();
-    assert_eq!(json::to_string(&v), "[null,null,null,0,1e-7]");
+    assert_eq!(json::stringify(&v), "[null,null,null,0,1e-7]");
     let v = pith::to_value(&(f32::NAN, 0.1f32, 16_777_217f32)).unwrap();
-    assert_eq!(json::to_string(&v), "[null,0.1,16777216]");
+    assert_eq!(json::stringify(&v), "[null,0.1,16777216]");
     assert_eq!(pith::from_value::<f32>(num("0.1")).unwrap(), 0.1f32);
 }
 
@@ -890,7 +890,7 @@ fn serializer_refuses_what_json_cannot_hold() {
             s.serialize_bytes(&[0, 255])
         }
     }
-    assert_eq!(json::to_string(&pith::to_value(&Bytes).unwrap()), "[0,255]");
+    assert_eq!(json::stringify(&pith::to_value(&Bytes).unwrap()), "[0,255]");
 
     let mut deep = Value::Null;
     for _ in 0..300 {

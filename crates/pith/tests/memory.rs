@@ -84,7 +84,7 @@ fn decoding_takes_heap_in_proportion_to_the_input() {
             .map(|i| format!("  {i},{},{}\n", i + 1, i + 2))
             .collect::<String>()
     );
-    let json = pith::json::to_string(&pith::toon::decode(&toon, &d).unwrap());
+    let json = pith::json::stringify(&pith::toon::decode(&toon, &d).unwrap());
     for (what, read) in [
         (
             "TOON rows",

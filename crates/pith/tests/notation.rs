@@ -159,7 +159,7 @@ proptest! {
         let opts = select::Options::default().min_readability(floor);
         let out = select::encode(&v, &opts).unwrap();
         let tok = Tokenizer::get(TokenizerKind::O200k);
-        let json = pith::json::to_string(&v);
+        let json = pith::json::stringify(&v);
         prop_assert!(tok.count(&out.text) <= tok.count(&json), "{}\n{json}", out.text);
         prop_assert!(select::readability(&out) >= floor, "{}", out.text);
         let back = select::decode(out.text.as_bytes(), &Default::default()).unwrap();

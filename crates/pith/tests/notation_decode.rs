@@ -20,8 +20,8 @@ fn same(cases: &[(&str, &str)], opts: &DecodeOptions) {
     for (text, want) in cases {
         match pith::notation::decode(text.as_bytes(), opts) {
             Ok(v) => assert_eq!(
-                pith::json::to_string(&v),
-                pith::json::to_string(&json(want)),
+                pith::json::stringify(&v),
+                pith::json::stringify(&json(want)),
                 "{text:?}"
             ),
             Err(e) => panic!("{text:?}: {}", e.render(text)),
@@ -37,7 +37,7 @@ fn refused(cases: &[Case], opts: &DecodeOptions) {
         let err = match pith::notation::decode(text.as_bytes(), opts) {
             Ok(v) => panic!(
                 "{text:?}: expected {kind:?}, decoded {}",
-                pith::json::to_string(&v)
+                pith::json::stringify(&v)
             ),
             Err(e) => e,
         };
@@ -1212,11 +1212,11 @@ proptest! {
         opts.indent = indent;
         let read = DecodeOptions::default().indent(indent);
         let doc = pith::notation::encode(&v, &opts).expect("encodes");
-        let json = pith::json::to_string(&v);
+        let json = pith::json::stringify(&v);
         match pith::notation::decode(doc.text.as_bytes(), &read) {
             Ok(back) => prop_assert!(
                 pith::equiv::equivalent(&v, &back),
-                "{json}\nwrote\n{}\nread {}", doc.text, pith::json::to_string(&back)
+                "{json}\nwrote\n{}\nread {}", doc.text, pith::json::stringify(&back)
             ),
             Err(e) => prop_assert!(false, "{json}\nwrote\n{}\nrefused: {}", doc.text, e.render(&doc.text)),
         }

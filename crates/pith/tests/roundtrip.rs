@@ -148,9 +148,9 @@ proptest! {
 
     #[test]
     fn json_round_trips(v in value()) {
-        let text = pith::json::to_string(&v);
+        let text = pith::json::stringify(&v);
         prop_assert_eq!(&pith::json::parse(&text).expect("parses"), &v);
-        let pretty = pith::json::to_string_pretty(&v, 2);
+        let pretty = pith::json::stringify_pretty(&v, 2);
         prop_assert_eq!(&pith::json::parse(&pretty).expect("parses"), &v);
     }
 }

@@ -441,7 +441,7 @@ fn only_the_marked_json_text_is_read_as_a_wrapper() {
     );
     // The same value spelled compactly is read as it is: a wrapper holding
     // a columnar table.
-    let compact = pith::json::to_string(&pith::json::parse(&out.text).unwrap());
+    let compact = pith::json::stringify(&pith::json::parse(&out.text).unwrap());
     assert!(compact.starts_with(r#"{"$pith":"table","value":"#));
     let as_is = decode(compact.as_bytes(), &read).unwrap();
     assert_eq!(as_is, pith::json::parse(&compact).unwrap());
@@ -754,10 +754,10 @@ fn text_that_opens_like_json_and_is_no_json_gets_the_json_error() {
     }
     // A TOON root header still opens a TOON document, and its faults are TOON's.
     let v = decode(b"[3]: 1,2,3", &d).unwrap();
-    assert_eq!(pith::json::to_string(&v), "[1,2,3]");
+    assert_eq!(pith::json::stringify(&v), "[1,2,3]");
     let v = decode(b"[2]{a,b}:\n  1,2\n  3,4", &d).unwrap();
     assert_eq!(
-        pith::json::to_string(&v),
+        pith::json::stringify(&v),
         r#"[{"a":1,"b":2},{"a":3,"b":4}]"#
     );
     let e = decode(b"[2]: 1", &d).unwrap_err();
@@ -781,13 +781,13 @@ fn text_that_opens_like_json_and_is_no_json_gets_the_json_error() {
 fn one_byte_order_mark_is_removed_and_a_second_is_content() {
     let d = DecodeOptions::default();
     let v = decode(b"\xef\xbb\xbf{\"a\":1,\"b\":[1,2]}", &d).unwrap();
-    assert_eq!(pith::json::to_string(&v), r#"{"a":1,"b":[1,2]}"#);
+    assert_eq!(pith::json::stringify(&v), r#"{"a":1,"b":[1,2]}"#);
     let v = decode(b"\xef\xbb\xbfa: 1", &d).unwrap();
-    assert_eq!(pith::json::to_string(&v), r#"{"a":1}"#);
+    assert_eq!(pith::json::stringify(&v), r#"{"a":1}"#);
     let v = decode(b"\xef\xbb\xbf\xef\xbb\xbfa: 1", &d).unwrap();
-    assert_eq!(pith::json::to_string(&v), "{\"\u{feff}a\":1}");
+    assert_eq!(pith::json::stringify(&v), "{\"\u{feff}a\":1}");
     let v = pith::toon::decode_bytes(b"\xef\xbb\xbf\xef\xbb\xbfa: 1", &d).unwrap();
-    assert_eq!(pith::json::to_string(&v), "{\"\u{feff}a\":1}");
+    assert_eq!(pith::json::stringify(&v), "{\"\u{feff}a\":1}");
     // Two marks before JSON: the second is content, a bare TOON string.
     let v = decode(b"\xef\xbb\xbf\xef\xbb\xbf[1]", &d).unwrap();
     assert_eq!(v, Value::from("\u{feff}[1]"));
@@ -803,7 +803,7 @@ fn auto_by_bytes_is_never_longer_than_json_when_integers_are_written_as_digits()
         r#"[-123456789012345678901234567]"#,
     ] {
         let v = pith::json::parse(text).unwrap();
-        let json = pith::json::to_string(&v);
+        let json = pith::json::stringify(&v);
         assert_eq!(json, text);
         let out = encode(&v, &opts(Form::Auto, Metric::Bytes)).unwrap();
         assert!(

@@ -45,7 +45,7 @@ fn measure(path: &Path) -> Sizes {
     );
     let toon = pith::toon::encode(&value, &Default::default()).expect("toon");
     Sizes {
-        json: o200k.count(&pith::json::to_string(&value)),
+        json: o200k.count(&pith::json::stringify(&value)),
         toon: o200k.count(&toon),
         auto: o200k.count(&auto.text),
         chose: auto.describe(),
@@ -287,7 +287,7 @@ fn every_dataset_keeps_the_seeds_readability_criteria() {
 fn scalar_text(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
-        Value::Number(_) => Some(pith::json::to_string(v)),
+        Value::Number(_) => Some(pith::json::stringify(v)),
         _ => None,
     }
 }

@@ -403,12 +403,12 @@ fn corrupted_metadata_is_refused_in_strict_mode_and_read_as_the_seed_reads_it_ot
         assert_eq!(e.path(), Some(path), "{doc}: {e}");
         assert!(e.message().contains(fragment), "{doc}: {e}");
         let v = pith::select::decode(doc.as_bytes(), &lenient).unwrap();
-        assert_eq!(pith::json::to_string(&v), read, "{doc}");
+        assert_eq!(pith::json::stringify(&v), read, "{doc}");
     }
     // The seed's decoder entry point keeps its lenient rule.
     let t = pith::json::parse(r#"{"cols":["a"],"dict":{"a":["x"]},"rows":[[5],[0]]}"#).unwrap();
     assert_eq!(
-        pith::json::to_string(&decode_table(&t).unwrap()),
+        pith::json::stringify(&decode_table(&t).unwrap()),
         r#"[{"a":5},{"a":"x"}]"#
     );
     // What the encoder writes in an absent cell's place passes: null, and a
@@ -417,7 +417,7 @@ fn corrupted_metadata_is_refused_in_strict_mode_and_read_as_the_seed_reads_it_ot
     let ok = pith::toon::encode(&pith::json::parse(ok).unwrap(), &Default::default()).unwrap();
     let v = pith::select::decode(ok.as_bytes(), &strict).unwrap();
     assert_eq!(
-        pith::json::to_string(&v),
+        pith::json::stringify(&v),
         r#"{"items":[{},{"a":1,"g":{"x":2}}]}"#
     );
 }

@@ -126,7 +126,9 @@ impl Reader<'_> {
                 self.out.events.push(text(a, b));
                 return Ok(());
             }
-            Err(NumberError::ExponentRange) => return Err(Bail),
+            // The library refuses the exponent (or the literal for a reason
+            // it names): its own reader reports it.
+            Err(_) => return Err(Bail),
         };
         let event = match n.as_i64() {
             Some(v) => Event::Int(v),

@@ -8,7 +8,7 @@ use crate::rewrite::{MORE_HINT, STRUCTURED_KEY_META_KEY, reads_back};
 use crate::rewrite::tests::records;
 
 fn json_string(s: &str) -> String {
-    pith::json::to_string(&Value::String(s.to_owned()))
+    pith::json::stringify(&Value::String(s.to_owned()))
 }
 
 /// The message `line` (a response whose `result` is the first member
@@ -163,7 +163,7 @@ fn error_results_are_left_alone_unless_asked() {
 #[test]
 fn structured_content_goes_when_its_text_holds_it() {
     let text = records(20);
-    let same = pith::json::to_string(&parse(&text));
+    let same = pith::json::stringify(&parse(&text));
     let line = format!(
         r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{}}}],"structuredContent":{same}}}}}"#,
         json_string(&text)
@@ -240,7 +240,7 @@ fn a_python_list_return_becomes_one_text() {
     let list = format!(
         "[{}]",
         rows.iter()
-            .map(|r| pith::json::to_string(&parse(r)))
+            .map(|r| pith::json::stringify(&parse(r)))
             .collect::<Vec<_>>()
             .join(",")
     );
@@ -282,7 +282,7 @@ fn nothing_fits_is_a_short_tool_error_within_the_budget() {
     for i in 0..400 {
         m.insert(format!("key{i}"), Value::from(format!("value number {i}")));
     }
-    let text = pith::json::to_string_pretty(&Value::Object(m), 2);
+    let text = pith::json::stringify_pretty(&Value::Object(m), 2);
     let line = format!(
         r#"{{"id":9,"result":{{"content":[{{"type":"text","text":{}}}]}}}}"#,
         json_string(&text)
@@ -381,8 +381,8 @@ fn following_every_cursor_gives_every_row_once() {
         assert!(
             pith::equiv::equivalent(row, got),
             "row {i}: {} != {}",
-            pith::json::to_string(got),
-            pith::json::to_string(row)
+            pith::json::stringify(got),
+            pith::json::stringify(row)
         );
     }
     assert!(pages > 1);

@@ -52,7 +52,7 @@ fn pretty_json_that_toon_does_not_shrink_becomes_compact_json() {
     }
     let r = rewrite_text(&v, &opts()).expect("compact JSON saves the whitespace");
     assert_eq!(r.encoding, Encoding::Json);
-    assert_eq!(r.text, pith::json::to_string(&parse(&v)));
+    assert_eq!(r.text, pith::json::stringify(&parse(&v)));
 }
 
 #[test]
@@ -179,9 +179,9 @@ mod properties {
         #[test]
         fn rewrites_are_lossless(v in value(), pretty in any::<bool>()) {
             let text = if pretty {
-                pith::json::to_string_pretty(&v, 2)
+                pith::json::stringify_pretty(&v, 2)
             } else {
-                pith::json::to_string(&v)
+                pith::json::stringify(&v)
             };
             let o = RewriteOptions::default().min_saving(0);
             if let Some(r) = rewrite_text(&text, &o) {

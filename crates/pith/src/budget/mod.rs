@@ -204,6 +204,7 @@ pub struct Fitted {
 
 /// Why [`fit`] produced no output.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum BudgetError {
     /// No output fits the budget.
     Exceeded(Box<Exceeded>),
@@ -290,7 +291,7 @@ pub fn fit(value: &Value, opts: &FitOptions, render: &Render<'_>) -> Result<Fitt
             Fitter::new(value, tree, hash, None, tokenizer, render)
         }
         Some(c) => {
-            let hash = cursor::fnv1a(json::to_string(value).as_bytes());
+            let hash = cursor::fnv1a(json::stringify(value).as_bytes());
             let (rows, place) = resolve(value, c, hash)?;
             let tree = Tree::page(rows, c.offset());
             let page = Page {

@@ -310,7 +310,7 @@ mod tests {
     fn scan_writes_the_documents_compact_json() {
         let v = doc(r#"{"a":[1,{"b":[2,[3,"x\n"]]}],"c":{"d":[]},"e":1e400}"#);
         let tree = Tree::document(&v);
-        assert_eq!(tree.json, json::to_string(&v).into_bytes());
+        assert_eq!(tree.json, json::stringify(&v).into_bytes());
         // a, a[1].b, a[1].b[1], c.d
         assert_eq!(tree.colls.len(), 4);
         assert_eq!(tree.roots, [0, 3]);

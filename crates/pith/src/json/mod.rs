@@ -28,7 +28,7 @@
 //!
 //! # Writing
 //!
-//! [`to_string`] writes the bytes `JSON.stringify(value)` writes, for every
+//! [`stringify`](fn@stringify) writes the bytes `JSON.stringify(value)` writes, for every
 //! value whose numbers an `f64` holds exactly; other numbers are written
 //! exactly in the same layout (`1e+400`, `9007199254740993`), except that
 //! an integer of 1e21 or more is written as its digits when that takes at
@@ -36,28 +36,35 @@
 //! zeros after its significant digits (`1000000000000000000000`, where
 //! `JSON.stringify` writes `1e+21`), so that readers that keep integers
 //! apart from floats read an integer.
-//! [`to_string_pretty`] matches `JSON.stringify(value, null, indent)`.
+//! [`stringify_pretty`] matches `JSON.stringify(value, null, indent)`.
 //! Strings escape `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and the other C0
 //! controls (as lowercase `\u00xx`); every other character is written as is.
 //! Writers keep their own stack, so any depth can be written.
 //!
 //! # With serde
 //!
-//! [`from_str`], [`from_slice`] and [`from_reader`] read JSON into any
-//! `Deserialize` type; [`to_writer`], [`to_writer_pretty`] and [`to_vec`]
-//! write any `Serialize` type. Each goes through a [`Value`](crate::Value),
-//! so numbers keep their exact value. [`to_string`] takes a `Value`
-//! (it cannot fail); for a `Serialize` type,
-//! `pith::to_value(&x)?.to_string()` gives the same text.
+//! serde_json's entry points, with its names: [`from_str`], [`from_slice`]
+//! and [`from_reader`] read JSON into any `Deserialize` type;
+//! [`to_string`], [`to_string_pretty`], [`to_vec`], [`to_vec_pretty`],
+//! [`to_writer`] and [`to_writer_pretty`] write any `Serialize` type. Each
+//! goes through a [`Value`](crate::Value), so numbers keep their exact
+//! value. For a `Value` already in hand, [`stringify`](fn@stringify) (or `Display`:
+//! `v.to_string()`, `format!("{v:#}")`) writes the same text without that
+//! detour and cannot fail.
 //!
 //! ```
 //! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
 //! struct Row { id: u64, name: String }
 //!
 //! let rows: Vec<Row> = pith::json::from_str(r#"[{"id": 1, "name": "Ada"}]"#)?;
+//! assert_eq!(pith::json::to_string(&rows)?, r#"[{"id":1,"name":"Ada"}]"#);
 //! let mut out = Vec::new();
 //! pith::json::to_writer(&mut out, &rows)?;
 //! assert_eq!(out, br#"[{"id":1,"name":"Ada"}]"#);
+//!
+//! let v = pith::json::parse(r#"{"id": 1, "name": "Ada"}"#)?;
+//! assert_eq!(pith::json::stringify(&v), r#"{"id":1,"name":"Ada"}"#);
+//! assert_eq!(v.to_string(), pith::json::stringify(&v));
 //! # Ok::<(), pith::Error>(())
 //! ```
 
@@ -66,10 +73,11 @@ mod write;
 
 pub(crate) use read::KeySet;
 pub use read::{parse, parse_bytes, parse_with};
-pub use write::{to_string, to_string_pretty, write_into, write_str_into, write_to};
+pub use write::{stringify, stringify_pretty, write_into, write_str_into, write_to};
 
 pub use crate::serde::entry::json::{
-    from_reader, from_slice, from_str, to_vec, to_writer, to_writer_pretty,
+    from_reader, from_slice, from_str, to_string, to_string_pretty, to_vec, to_vec_pretty,
+    to_writer, to_writer_pretty,
 };
 
 /// Options for [`parse_with`].

@@ -764,7 +764,7 @@ mod tests {
     fn nested_containers_share_the_scratch_stacks() {
         let v = parse(r#"[[1,[2,3],{"a":[4],"b":{"c":5}}],{"d":[],"e":{}},6]"#).unwrap();
         assert_eq!(
-            super::super::to_string(&v),
+            super::super::stringify(&v),
             r#"[[1,[2,3],{"a":[4],"b":{"c":5}}],{"d":[],"e":{}},6]"#
         );
         let err = parse(r#"{"a":{"a":1,"b":2},"b":3,"a":4}"#).unwrap_err();

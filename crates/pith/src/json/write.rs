@@ -10,13 +10,15 @@ use std::io::Write;
 /// value whose numbers an `f64` holds exactly and are no integers of 1e21
 /// or more (other numbers are written exactly, in the same layout; such an
 /// integer as its digits, see [`Number::write_json_to`](crate::Number::write_json_to)).
+/// It cannot fail; for any `Serialize` type, serde_json's name,
+/// [`json::to_string`](super::to_string), gives the same text.
 ///
 /// ```
 /// let v = pith::json::parse(r#"{ "a": [1, 2.50, "x\u0001"] }"#)?;
-/// assert_eq!(pith::json::to_string(&v), r#"{"a":[1,2.5,"x\u0001"]}"#);
+/// assert_eq!(pith::json::stringify(&v), r#"{"a":[1,2.5,"x\u0001"]}"#);
 /// # Ok::<(), pith::Error>(())
 /// ```
-pub fn to_string(value: &Value) -> String {
+pub fn stringify(value: &Value) -> String {
     let mut out = Vec::with_capacity(128);
     write_into(value, &mut out);
     into_string(out)
@@ -29,17 +31,17 @@ pub fn to_string(value: &Value) -> String {
 ///
 /// ```
 /// let v = pith::json::parse(r#"{"a":[1],"b":{}}"#)?;
-/// assert_eq!(pith::json::to_string_pretty(&v, 2), "{\n  \"a\": [\n    1\n  ],\n  \"b\": {}\n}");
+/// assert_eq!(pith::json::stringify_pretty(&v, 2), "{\n  \"a\": [\n    1\n  ],\n  \"b\": {}\n}");
 /// # Ok::<(), pith::Error>(())
 /// ```
-pub fn to_string_pretty(value: &Value, indent: usize) -> String {
+pub fn stringify_pretty(value: &Value, indent: usize) -> String {
     let mut out = Vec::with_capacity(128);
     let Ok(()) = write_value(value, &mut out, clamp(indent), &mut Keep);
     into_string(out)
 }
 
 /// Writes `value` to `writer`, compact (`pretty: None`) or indented as
-/// [`to_string_pretty`] does, and flushes it.
+/// [`stringify_pretty`] does, and flushes it.
 ///
 /// Output goes out in chunks of a few kilobytes as it is made, so writing a
 /// large value does not hold all of its text in memory. The only errors are
@@ -52,7 +54,7 @@ pub fn write_to<W: Write>(value: &Value, writer: W, pretty: Option<usize>) -> Re
     sink.0.flush().map_err(Error::io)
 }
 
-/// Appends the compact JSON of `value` to `out` (see [`to_string`]).
+/// Appends the compact JSON of `value` to `out` (see [`stringify`](fn@stringify)).
 pub fn write_into(value: &Value, out: &mut Vec<u8>) {
     let Ok(()) = write_value(value, out, 0, &mut Keep);
 }
@@ -94,15 +96,25 @@ pub fn write_str_into(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-/// Compact JSON, as [`to_string`] writes it; with `{:#}`, indented by two
-/// spaces as [`to_string_pretty`] writes it (the text of `pith decode
+/// Compact JSON, as [`stringify`](fn@stringify) writes it; with `{:#}`, indented by two
+/// spaces as [`stringify_pretty`] writes it (the text of `pith decode
 /// --pretty`).
+///
+/// A formatter takes text only through `fmt::Write`, so `v.to_string()`
+/// copies the text [`stringify`](fn@stringify) returns once more; where that copy counts,
+/// call [`stringify`](fn@stringify) (or [`write_into`], to append to a buffer).
+///
+/// ```
+/// let v = pith::value!({"a": [1, "x"], "b": {}});
+/// assert_eq!(v.to_string(), r#"{"a":[1,"x"],"b":{}}"#);
+/// assert_eq!(format!("{v:#}"), "{\n  \"a\": [\n    1,\n    \"x\"\n  ],\n  \"b\": {}\n}");
+/// ```
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let text = if f.alternate() {
-            to_string_pretty(self, 2)
+            stringify_pretty(self, 2)
         } else {
-            to_string(self)
+            stringify(self)
         };
         f.write_str(&text)
     }

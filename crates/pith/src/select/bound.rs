@@ -269,7 +269,7 @@ mod tests {
             "12345678",
         ] {
             let v = crate::json::parse(text).unwrap();
-            let compact = crate::json::to_string(&v);
+            let compact = crate::json::stringify(&v);
             let f = floor(text);
             assert!(
                 f <= o200k.count(&compact),

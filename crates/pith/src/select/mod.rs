@@ -267,7 +267,7 @@ fn toon_doc(value: &Value, opts: &EncodeOptions, tables: Vec<Choice>) -> Result<
 
 fn json_doc(value: &Value, tables: Vec<Choice>) -> Encoded {
     Encoded {
-        text: crate::json::to_string(value),
+        text: crate::json::stringify(value),
         syntax: Syntax::Json,
         wrapped: false,
         tables,

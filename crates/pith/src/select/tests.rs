@@ -370,7 +370,7 @@ proptest! {
     /// The floors under compact JSON hold for both exact tokenizers.
     #[test]
     fn floors_are_floors(v in value(), d in 0usize..3, indent in 1usize..=3) {
-        let json = crate::json::to_string(&v);
+        let json = crate::json::stringify(&v);
         let o = Tokenizer::get(TokenizerKind::O200k).count(&json);
         let c = Tokenizer::get(TokenizerKind::Cl100k).count(&json);
         let s = bound::survey(&v, Size::TokenFloor, 256);

@@ -28,7 +28,7 @@ pub(super) fn toon_wrapped(value: &Value, form: Form, toon: &EncodeOptions) -> R
 /// `{"$pith": "<form>", "value": <value as compact JSON>}`: a wrapper that
 /// starts with [`JSON_MARK`], so that [`decode`] reads it as one.
 pub(super) fn marked_json(form: Form, value: &Value) -> String {
-    let body = crate::json::to_string(value);
+    let body = crate::json::stringify(value);
     let mut out = String::with_capacity(body.len() + 40);
     out.push_str(JSON_MARK);
     out.push_str(form.name());

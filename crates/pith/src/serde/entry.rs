@@ -1,5 +1,6 @@
 //! serde's usual entry points over both texts, re-exported as
-//! `pith::json::{to_writer, to_vec, from_str, from_slice, from_reader, …}`
+//! `pith::json::{to_string, to_writer, to_vec, from_str, from_slice,
+//! from_reader, …}`
 //! and `pith::toon::{to_string, to_writer, to_vec, from_str, from_slice,
 //! from_reader}`: each goes through a [`Value`](crate::Value), so numbers
 //! keep their exact value and every rule of [`to_value`](crate::to_value)
@@ -20,11 +21,48 @@ fn read_all<R: Read>(mut reader: R) -> Result<Vec<u8>> {
 
 pub(crate) mod json {
     use super::*;
-    use crate::json::{parse, parse_bytes, write_into, write_to};
+    use crate::json::{parse, parse_bytes, stringify, stringify_pretty, write_into, write_to};
+
+    /// Serializes `value` with serde into compact JSON: the text
+    /// [`json::stringify`](crate::json::stringify) writes for its
+    /// [`Value`](crate::Value), numbers exact at any size. Fails only where
+    /// [`to_value`](crate::to_value) does: a map key JSON cannot hold or a
+    /// `Serialize` impl that fails ([`ErrorKind::Unrepresentable`](crate::ErrorKind::Unrepresentable)),
+    /// a key yielded twice ([`ErrorKind::DuplicateKey`](crate::ErrorKind::DuplicateKey)).
+    ///
+    /// For a `Value` already in hand, [`json::stringify`](crate::json::stringify)
+    /// writes the same text without the copy serde makes and cannot fail.
+    ///
+    /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct Row { id: u64, price: f64, tags: Vec<&'static str> }
+    ///
+    /// let row = Row { id: u64::MAX, price: 0.1, tags: vec!["a"] };
+    /// assert_eq!(
+    ///     pith::json::to_string(&row)?,
+    ///     r#"{"id":18446744073709551615,"price":0.1,"tags":["a"]}"#
+    /// );
+    /// # Ok::<(), pith::Error>(())
+    /// ```
+    pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
+        Ok(stringify(&to_value(value)?))
+    }
+
+    /// As [`to_string`], indented by two spaces as serde_json indents
+    /// (the text of `JSON.stringify(value, null, 2)` and of `pith decode
+    /// --pretty`); for another indent, [`json::stringify_pretty`](crate::json::stringify_pretty).
+    ///
+    /// ```
+    /// let text = pith::json::to_string_pretty(&[("a", 1)])?;
+    /// assert_eq!(text, "[\n  [\n    \"a\",\n    1\n  ]\n]");
+    /// # Ok::<(), pith::Error>(())
+    /// ```
+    pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> Result<String> {
+        Ok(stringify_pretty(&to_value(value)?, 2))
+    }
 
     /// Serializes `value` with serde and writes it to `writer` as compact
-    /// JSON (the bytes [`json::to_string`](crate::json::to_string) gives),
-    /// then flushes it.
+    /// JSON (the bytes [`to_string`] gives), then flushes it.
     ///
     /// ```
     /// #[derive(serde::Serialize)]
@@ -40,27 +78,41 @@ pub(crate) mod json {
     }
 
     /// As [`to_writer`], indented by two spaces (the text of
-    /// [`json::to_string_pretty`](crate::json::to_string_pretty)`(v, 2)`
-    /// and of `pith decode --pretty`).
+    /// [`to_string_pretty`]).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// pith::json::to_writer_pretty(&mut out, &std::collections::BTreeMap::from([("id", [7])]))?;
+    /// assert_eq!(out, b"{\n  \"id\": [\n    7\n  ]\n}");
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
         write_to(&to_value(value)?, writer, Some(2))
     }
 
-    /// Serializes `value` with serde into compact JSON bytes; for a
-    /// `String`, [`to_value`](crate::to_value) and `Display`:
-    /// `pith::to_value(&x)?.to_string()`.
+    /// Serializes `value` with serde into compact JSON bytes (those of
+    /// [`to_string`]).
     ///
     /// ```
     /// let bytes = pith::json::to_vec(&(1, "a", [0.5]))?;
     /// assert_eq!(bytes, br#"[1,"a",[0.5]]"#);
-    /// let text = pith::to_value(&(1, "a"))?.to_string();
-    /// assert_eq!(text, r#"[1,"a"]"#);
     /// # Ok::<(), pith::Error>(())
     /// ```
     pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         write_into(&to_value(value)?, &mut out);
         Ok(out)
+    }
+
+    /// Serializes `value` with serde into JSON bytes indented by two
+    /// spaces (those of [`to_string_pretty`]).
+    ///
+    /// ```
+    /// assert_eq!(pith::json::to_vec_pretty(&[Some(1), None])?, b"[\n  1,\n  null\n]");
+    /// # Ok::<(), pith::Error>(())
+    /// ```
+    pub fn to_vec_pretty<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+        to_string_pretty(value).map(String::into_bytes)
     }
 
     /// Reads JSON (as [`json::parse`](crate::json::parse) does: exact,
@@ -82,6 +134,14 @@ pub(crate) mod json {
 
     /// Reads JSON from bytes, which must be UTF-8 (as
     /// [`json::parse_bytes`](crate::json::parse_bytes)), and deserializes it.
+    ///
+    /// ```
+    /// let pair: (String, f64) = pith::json::from_slice(br#"["half", 0.5]"#)?;
+    /// assert_eq!(pair, ("half".to_owned(), 0.5));
+    /// let err = pith::json::from_slice::<String>(b"\"\xff\"").unwrap_err();
+    /// assert_eq!(err.kind(), pith::ErrorKind::InvalidUtf8);
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
         from_value(parse_bytes(bytes)?)
     }
@@ -122,6 +182,11 @@ pub(crate) mod toon {
     }
 
     /// Serializes `value` with serde into TOON bytes (see [`to_string`]).
+    ///
+    /// ```
+    /// assert_eq!(pith::toon::to_vec(&[1, 2, 3])?, b"[3]: 1,2,3");
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         encode_into(&to_value(value)?, &EncodeOptions::default(), &mut out)?;
@@ -158,6 +223,12 @@ pub(crate) mod toon {
 
     /// Reads TOON from bytes, which must be UTF-8 (as
     /// [`toon::decode_bytes`](crate::toon::decode_bytes)), and deserializes it.
+    ///
+    /// ```
+    /// let ids: Vec<u32> = pith::toon::from_slice(b"[3]: 1,2,3")?;
+    /// assert_eq!(ids, [1, 2, 3]);
+    /// # Ok::<(), pith::Error>(())
+    /// ```
     pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
         from_value(decode_bytes(bytes, &DecodeOptions::default())?)
     }
@@ -237,6 +308,7 @@ mod tests {
     #[test]
     fn json_entry_points_agree_with_each_other_and_round_trip() {
         let text = r#"[{"id":1,"price":2.5,"tags":["a"]},{"id":18446744073709551615,"price":0.1,"tags":[]}]"#;
+        assert_eq!(super::json::to_string(&rows()).unwrap(), text);
         assert_eq!(super::json::to_vec(&rows()).unwrap(), text.as_bytes());
         let mut out = Vec::new();
         super::json::to_writer(&mut out, &rows()).unwrap();
@@ -244,7 +316,15 @@ mod tests {
         let mut pretty = Vec::new();
         super::json::to_writer_pretty(&mut pretty, &rows()).unwrap();
         let value = crate::json::parse(text).unwrap();
-        assert_eq!(pretty, crate::json::to_string_pretty(&value, 2).as_bytes());
+        assert_eq!(pretty, crate::json::stringify_pretty(&value, 2).as_bytes());
+        assert_eq!(super::json::to_vec_pretty(&rows()).unwrap(), pretty);
+        assert_eq!(
+            super::json::to_string_pretty(&rows()).unwrap().as_bytes(),
+            pretty
+        );
+        // A `Value` goes through serde to the text it writes itself.
+        assert_eq!(super::json::to_string(&value).unwrap(), text);
+        assert_eq!(value.to_string(), text);
         assert_eq!(super::json::from_str::<Vec<Row>>(text).unwrap(), rows());
         assert_eq!(
             super::json::from_slice::<Vec<Row>>(text.as_bytes()).unwrap(),
@@ -311,5 +391,12 @@ mod tests {
         let err = super::json::to_writer(&mut out, &keys).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Unrepresentable);
         assert!(out.is_empty());
+        for err in [
+            super::json::to_string(&keys).unwrap_err(),
+            super::json::to_string_pretty(&keys).unwrap_err(),
+            super::json::to_vec_pretty(&keys).unwrap_err(),
+        ] {
+            assert_eq!(err.kind(), ErrorKind::Unrepresentable);
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! [`Value`], [`from_value`] turns a [`Value`] into any `Deserialize` type,
 //! and [`Value`], [`Map`] and [`Number`] implement both traits. On top of
 //! them, `entry.rs` has serde's usual entry points for both texts:
-//! `pith::json::{to_writer, to_vec, from_str, from_slice, from_reader}` and
+//! `pith::json::{to_string, to_writer, to_vec, from_str, from_slice,
+//! from_reader, …}` and
 //! `pith::toon::{to_string, to_writer, to_vec, from_str, from_slice,
 //! from_reader}`.
 //!
@@ -63,7 +64,7 @@ use std::fmt;
 /// struct Row { id: u32, name: &'static str, tags: Vec<&'static str> }
 ///
 /// let v = pith::to_value(&Row { id: 1, name: "a", tags: vec![] })?;
-/// assert_eq!(pith::json::to_string(&v), r#"{"id":1,"name":"a","tags":[]}"#);
+/// assert_eq!(pith::json::stringify(&v), r#"{"id":1,"name":"a","tags":[]}"#);
 /// # Ok::<(), pith::Error>(())
 /// ```
 pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value> {

@@ -70,7 +70,7 @@ pub enum Intern {
 /// let rows = pith::json::parse(r#"[{"id":1,"agent":"build","x":null},{"id":2,"agent":"build"},{"agent":"build","id":3,"y":true}]"#)?;
 /// let table = encode_table(rows.as_array().unwrap(), Intern::Bytes)?;
 /// assert_eq!(
-///     pith::json::to_string(&table),
+///     pith::json::stringify(&table),
 ///     r#"{"cols":["id","agent","x","y"],"dict":{},"rows":[[1,"build",null],[2,"build"],[3,"build",null,true]],"absent":{"x":[2]}}"#
 /// );
 /// assert!(pith::equiv::equivalent(&decode_table(&table)?, &rows));

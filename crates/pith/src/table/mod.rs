@@ -269,7 +269,7 @@ pub(crate) fn describe(v: &Value) -> String {
     match v {
         Value::Array(_) | Value::Object(_) => v.type_name().to_owned(),
         _ => {
-            let text = crate::json::to_string(v);
+            let text = crate::json::stringify(v);
             if text.chars().count() <= 40 {
                 format!("{} {text}", v.type_name())
             } else {

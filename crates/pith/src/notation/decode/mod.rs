@@ -97,7 +97,7 @@ const EXPANSION_FLOOR: usize = 64 << 20;
 /// let text = "%pith\n&ada: {login:ada,id:1}\n[2]{n,user}:\n1,*ada\n2,*ada";
 /// let v = pith::notation::decode(text.as_bytes(), &DecodeOptions::default()).unwrap();
 /// assert_eq!(
-///     pith::json::to_string(&v),
+///     pith::json::stringify(&v),
 ///     r#"[{"n":1,"user":{"login":"ada","id":1}},{"n":2,"user":{"login":"ada","id":1}}]"#
 /// );
 /// ```

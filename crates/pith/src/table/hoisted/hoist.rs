@@ -133,7 +133,7 @@ pub(super) fn hoist(rows: &[Value], style: Style, max_depth: usize) -> Result<Ho
                     encoding.absent.push((i, name.clone()));
                     Value::Null
                 }
-                (Some(v), Codec::Json) => Value::String(crate::json::to_string(v)),
+                (Some(v), Codec::Json) => Value::String(crate::json::stringify(v)),
                 (Some(Value::Array(items)), Codec::List) => {
                     let mut s = String::new();
                     write_list(items, &mut s);

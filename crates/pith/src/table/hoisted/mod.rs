@@ -126,7 +126,7 @@ pub struct HoistedRows {
 /// let rows = rows.as_array().unwrap();
 /// let table = encode_rows(rows)?;
 /// assert_eq!(table.columns, ["id", "tags", "note"]);
-/// assert_eq!(pith::json::to_string(&table.rows[0]), r#"{"id":1,"tags":"[\"a\"]","note":null}"#);
+/// assert_eq!(pith::json::stringify(&table.rows[0]), r#"{"id":1,"tags":"[\"a\"]","note":null}"#);
 /// assert_eq!(table.encoding.absent, [(0, "note".to_owned()), (1, "tags".to_owned())]);
 /// assert_eq!(&decode_rows(table.rows, &table.encoding)?, rows);
 /// # Ok::<(), pith::Error>(())

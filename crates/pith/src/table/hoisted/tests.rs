@@ -42,11 +42,11 @@ fn seed_form_matches_pm_cli() {
     assert_eq!(t.encoding.json_columns, ["cell", "empty"]);
     assert!(t.encoding.absent.contains(&(2, "empty".to_owned())));
     assert_eq!(
-        crate::json::to_string(&t.rows[1]),
+        crate::json::stringify(&t.rows[1]),
         r#"{"id":"two","cell":"\"[1]\"","empty":"[]","flag":null,"count":0}"#
     );
     assert_eq!(
-        crate::json::to_string(&t.encoding.to_value()),
+        crate::json::stringify(&t.encoding.to_value()),
         r#"{"json_columns":["cell","empty"],"absent":[[0,"count"],[1,"flag"],[2,"empty"],[2,"count"],[3,"id"],[3,"cell"],[3,"empty"],[3,"flag"],[3,"count"]]}"#
     );
     assert_eq!(
@@ -64,11 +64,11 @@ fn compact_form_groups_lists_and_absent_by_column() {
     );
     let t = encode_rows_compact(rows.as_array().unwrap()).unwrap();
     assert_eq!(
-        crate::json::to_string(&Value::Array(t.rows.clone())),
+        crate::json::stringify(&Value::Array(t.rows.clone())),
         r#"[{"id":1,"tags":"a b","owner":{"id":7,"login":"ada"}},{"id":2,"tags":"","owner":{"id":null,"login":null}},{"id":3,"tags":"c","owner":{"login":"bo","id":8}}]"#
     );
     assert_eq!(
-        crate::json::to_string(&t.encoding.to_value()),
+        crate::json::stringify(&t.encoding.to_value()),
         r#"{"json_columns":[],"list_columns":["tags"],"absent":{"owner":[1]}}"#
     );
     let back = decode_rows(t.rows, &t.encoding).unwrap();
