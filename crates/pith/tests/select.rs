@@ -383,8 +383,8 @@ fn table_eligibility_is_judged_on_the_items_as_given() {
         let out = encode(&v, &opts(Form::Table, Metric::Bytes)).unwrap();
         let back = decode(out.text.as_bytes(), &DecodeOptions::default()).unwrap();
         assert_eq!(
-            pith::json::to_string(&back),
-            pith::json::to_string(&v),
+            pith::json::stringify(&back),
+            pith::json::stringify(&v),
             "{doc} -> {}",
             out.text
         );
