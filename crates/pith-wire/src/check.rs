@@ -434,8 +434,14 @@ impl<'s> Checker<'s> {
             return false;
         };
         let mut ok = true;
+        // Keys are mostly in declared order: each is looked for after the last.
+        let mut next = 0;
         for field in &o.fields {
-            match m.get(&field.name) {
+            let found = m.index_of_from(&field.name, next).and_then(|i| {
+                next = i + 1;
+                m.get_index(i).map(|(_, x)| x)
+            });
+            match found {
                 Some(x) => {
                     path.push_key(&field.name);
                     ok &= self.walk(&field.ty, None, x, path, out.as_deref_mut());
@@ -459,8 +465,10 @@ impl<'s> Checker<'s> {
         }
         if self.unknown == UnknownKeys::Reject {
             let declared = FieldIndex::new(o);
+            let mut next = 0;
             for k in m.keys() {
-                if declared.position(k).is_some() {
+                if let Some(d) = declared.position_from(k, next) {
+                    next = d + 1;
                     continue;
                 }
                 ok = false;

@@ -160,8 +160,13 @@ impl<'s> Walk<'s> for Filler<'s> {
         let mut entries: Vec<(Key, Value)> = Vec::with_capacity(m.len());
         let mut order: Vec<Option<usize>> = Vec::with_capacity(m.len());
         let mut present = vec![false; o.fields.len()];
+        // Keys are mostly in declared order: each is looked for after the last.
+        let mut next = 0;
         for (k, x) in m {
-            let d = declared.position(&k);
+            let d = declared.position_from(&k, next);
+            if let Some(d) = d {
+                next = d + 1;
+            }
             let x = match d {
                 Some(i) => {
                     present[i] = true;
@@ -280,7 +285,17 @@ impl<'s> Walk<'s> for Elider<'s> {
 
     fn object(&mut self, o: &ObjectType, m: Map) -> Result<Map> {
         let declared = FieldIndex::new(o);
-        let order: Vec<Option<usize>> = m.keys().map(|k| declared.position(k)).collect();
+        let mut next = 0;
+        let order: Vec<Option<usize>> = m
+            .keys()
+            .map(|k| {
+                let d = declared.position_from(k, next);
+                if let Some(d) = d {
+                    next = d + 1;
+                }
+                d
+            })
+            .collect();
         let candidates: Vec<usize> = m
             .iter()
             .zip(&order)

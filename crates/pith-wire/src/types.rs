@@ -17,6 +17,7 @@
 
 use pith::error::{Error, ErrorKind, Result};
 use pith::value::Value;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -58,29 +59,52 @@ pub struct ObjectType {
 }
 
 /// Finds the fields of one object type by name: by scanning a few, through
-/// a hash map from 16 on, so that wide types cost no more per key.
+/// a hash map from 16 on (built the first time a lookup needs it), so that
+/// wide types cost no more per key.
 pub(crate) struct FieldIndex<'a> {
     o: &'a ObjectType,
-    by_name: Option<HashMap<&'a str, usize>>,
+    by_name: OnceCell<HashMap<&'a str, usize>>,
 }
+
+/// How many fields from a hint [`FieldIndex::position_from`] compares
+/// before it asks the hash map: keys in declared order that skip a few
+/// absent fields are found without one.
+const NEAR: usize = 4;
 
 impl<'a> FieldIndex<'a> {
     pub(crate) fn new(o: &'a ObjectType) -> FieldIndex<'a> {
-        let by_name = (o.fields.len() >= 16).then(|| {
-            let mut m = HashMap::with_capacity(o.fields.len());
-            for (i, f) in o.fields.iter().enumerate() {
-                m.entry(f.name.as_str()).or_insert(i);
-            }
-            m
-        });
-        FieldIndex { o, by_name }
+        FieldIndex {
+            o,
+            by_name: OnceCell::new(),
+        }
     }
 
     /// The position of the first field named `name`.
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
-        match &self.by_name {
-            Some(m) => m.get(name).copied(),
-            None => self.o.fields.iter().position(|f| f.name == name),
+        if self.o.fields.len() < 16 {
+            return self.o.fields.iter().position(|f| f.name == name);
+        }
+        let by_name = self.by_name.get_or_init(|| {
+            let mut m = HashMap::with_capacity(self.o.fields.len());
+            for (i, f) in self.o.fields.iter().enumerate() {
+                m.entry(f.name.as_str()).or_insert(i);
+            }
+            m
+        });
+        by_name.get(name).copied()
+    }
+
+    /// The position of the field named `name`, looking at the few fields
+    /// from position `hint` first: keys read in their declared order (as a
+    /// document written from its type has them, absent fields left out)
+    /// are each found with a comparison or a few.
+    pub(crate) fn position_from(&self, name: &str, hint: usize) -> Option<usize> {
+        let mut near = self.o.fields.iter().skip(hint).take(NEAR);
+        // A loaded type names each field once (`Schema` refuses a second
+        // field of a name), so a field of that name is the one.
+        match near.position(|f| f.name == name) {
+            Some(i) => Some(hint + i),
+            None => self.position(name),
         }
     }
 
@@ -618,6 +642,32 @@ mod tests {
     fn error(src: &str) -> (ErrorKind, usize, String) {
         let e = parse_type(src).expect_err(src);
         (e.kind(), e.column(), e.message().to_owned())
+    }
+
+    #[test]
+    fn fields_are_found_from_any_hint_at_any_width() {
+        for n in [3, 15, 16, 40] {
+            let o = ObjectType {
+                fields: (0..n)
+                    .map(|i| Field::new(format!("f{i}"), Presence::Required, Type::Unknown, None))
+                    .collect(),
+            };
+            let index = FieldIndex::new(&o);
+            for i in 0..n {
+                let name = format!("f{i}");
+                assert_eq!(index.position(&name), Some(i));
+                // At the hint, a few after it, before it, far from it.
+                for hint in [i, i.saturating_sub(3), i + 1, 0, n, n + 10] {
+                    assert_eq!(
+                        index.position_from(&name, hint),
+                        Some(i),
+                        "n {n} hint {hint}"
+                    );
+                }
+            }
+            assert_eq!(index.position_from("g", 0), None);
+            assert_eq!(index.get("f2").map(|f| f.name.as_str()), Some("f2"));
+        }
     }
 
     #[test]

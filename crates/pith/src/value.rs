@@ -492,12 +492,17 @@ struct KeyIndex {
 }
 
 impl KeyIndex {
-    fn build(entries: &[(Key, Value)]) -> KeyIndex {
-        let mut index = KeyIndex {
+    /// An empty index with room for `n` keys.
+    fn with_capacity(n: usize) -> KeyIndex {
+        KeyIndex {
             state: RandomState::new(),
-            slots: HashMap::with_capacity_and_hasher(entries.len(), Default::default()),
+            slots: HashMap::with_capacity_and_hasher(n, Default::default()),
             clashes: Vec::new(),
-        };
+        }
+    }
+
+    fn build(entries: &[(Key, Value)]) -> KeyIndex {
+        let mut index = KeyIndex::with_capacity(entries.len());
         for i in 0..entries.len() {
             index.insert(entries, i);
         }
@@ -512,6 +517,32 @@ impl KeyIndex {
                 slot.insert(i);
             }
             Entry::Occupied(_) => self.clashes.push(i),
+        }
+    }
+
+    /// The position of `key` in `entries`, or — when it is not there — the
+    /// entry `key` would be appended as, which it records, hashing `key`
+    /// once for both.
+    fn find_or_insert(&mut self, entries: &[(Key, Value)], key: &str) -> Result<usize, ()> {
+        let hash = self.state.hash_one(key);
+        match self.slots.entry(hash) {
+            Entry::Vacant(slot) => {
+                slot.insert(entries.len());
+                Err(())
+            }
+            Entry::Occupied(slot) => {
+                let i = *slot.get();
+                if entries[i].0 == *key {
+                    return Ok(i);
+                }
+                match self.clashes.iter().copied().find(|&i| entries[i].0 == *key) {
+                    Some(i) => Ok(i),
+                    None => {
+                        self.clashes.push(entries.len());
+                        Err(())
+                    }
+                }
+            }
         }
     }
 
@@ -557,11 +588,18 @@ impl Map {
         Map::default()
     }
 
-    /// An empty map with room for `n` entries.
+    /// An empty map with room for `n` entries (and, for a map that will
+    /// be wide enough to keep an index, an index with room for `n` keys).
     pub fn with_capacity(n: usize) -> Map {
-        Map {
-            repr: Repr::Small(Vec::with_capacity(n)),
-        }
+        let repr = if n >= INDEXED {
+            Repr::Large(Box::new(Large {
+                entries: Vec::with_capacity(n),
+                index: KeyIndex::with_capacity(n),
+            }))
+        } else {
+            Repr::Small(Vec::with_capacity(n))
+        };
+        Map { repr }
     }
 
     fn entries(&self) -> &[(Key, Value)] {
@@ -608,6 +646,31 @@ impl Map {
         }
     }
 
+    /// The position of `key`, looking at position `hint` first: a reader
+    /// that visits a map's keys in the order they were written (rows under
+    /// their header, an object under its declared fields) passes the
+    /// position after the last key it found, and finds each key with one
+    /// comparison instead of a hashed lookup.
+    ///
+    /// ```
+    /// let v = pith::value!({"id": 1, "name": "Ada", "admin": true});
+    /// let m = v.as_object().unwrap();
+    /// let mut next = 0;
+    /// for key in ["id", "name", "admin"] {
+    ///     let i = m.index_of_from(key, next).unwrap();
+    ///     next = i + 1;
+    /// }
+    /// assert_eq!(m.index_of_from("id", 2), Some(0));
+    /// assert_eq!(m.index_of_from("email", 0), None);
+    /// ```
+    #[inline]
+    pub fn index_of_from(&self, key: &str, hint: usize) -> Option<usize> {
+        match self.entries().get(hint) {
+            Some((k, _)) if k == key => Some(hint),
+            _ => self.index_of(key),
+        }
+    }
+
     /// Whether `key` is present.
     pub fn contains_key(&self, key: &str) -> bool {
         self.index_of(key).is_some()
@@ -617,6 +680,15 @@ impl Map {
     /// value is returned; a new key goes last.
     pub fn insert(&mut self, key: impl Into<Key>, value: Value) -> Option<Value> {
         let key = key.into();
+        if let Repr::Large(l) = &mut self.repr {
+            return match l.index.find_or_insert(&l.entries, &key) {
+                Ok(i) => Some(std::mem::replace(&mut l.entries[i].1, value)),
+                Err(()) => {
+                    l.entries.push((key, value));
+                    None
+                }
+            };
+        }
         match self.index_of(&key) {
             Some(i) => Some(std::mem::replace(&mut self.entries_mut()[i].1, value)),
             None => {
@@ -777,6 +849,40 @@ mod tests {
         assert_eq!(m.get("b"), Some(&Value::from(3)));
         assert_eq!(m.remove("b"), Some(Value::from(3)));
         assert_eq!(m.len(), 1);
+    }
+
+    #[test]
+    fn maps_made_with_room_behave_as_grown_ones_at_every_width() {
+        for n in [0, 1, 15, 16, 17, 300] {
+            let mut roomy = Map::with_capacity(n);
+            let mut grown = Map::new();
+            for i in 0..n {
+                assert_eq!(roomy.insert(format!("k{i}"), Value::from(i)), None);
+                grown.insert(format!("k{i}"), Value::from(i));
+            }
+            // A key set again keeps its place and hands back its old value.
+            for i in (0..n).step_by(7) {
+                assert_eq!(
+                    roomy.insert(format!("k{i}"), Value::Null),
+                    Some(Value::from(i))
+                );
+                grown.insert(format!("k{i}"), Value::Null);
+            }
+            assert_eq!(roomy, grown, "width {n}");
+            assert_eq!(roomy.len(), n);
+            for i in 0..n {
+                let key = format!("k{i}");
+                assert_eq!(roomy.index_of(&key), Some(i), "width {n}");
+                // Found from any hint, the right one or not.
+                assert_eq!(roomy.index_of_from(&key, i), Some(i));
+                assert_eq!(roomy.index_of_from(&key, i + 1), Some(i));
+                assert_eq!(roomy.index_of_from(&key, 0), Some(i));
+            }
+            assert_eq!(roomy.index_of_from("absent", 0), None);
+            assert_eq!(roomy.index_of_from("absent", n + 5), None);
+            roomy.insert("last", Value::Bool(true));
+            assert_eq!(roomy.index_of("last"), Some(n));
+        }
     }
 
     #[test]
