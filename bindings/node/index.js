@@ -130,7 +130,9 @@ const isRawJSON = typeof JSON.isRawJSON === 'function' ? JSON.isRawJSON : undefi
 const FALLBACK = Symbol('pith: left to writeJson');
 
 // The walk's buffers, kept between calls (a call from a toJSON method
-// inside a walk gets buffers of its own).
+// inside a walk gets buffers of its own); one grown past KEPT_BYTES for a
+// large value is let go after it.
+const KEPT_BYTES = 1 << 26;
 let sharedOps = new Uint32Array(1 << 12);
 let sharedNums = new Float64Array(1 << 10);
 let sharedBytes = Buffer.allocUnsafeSlow(1 << 14);
@@ -161,9 +163,9 @@ function tapeOf(root) {
   } finally {
     walking = own;
     if (!own) {
-      sharedOps = w.ops;
-      sharedNums = w.nums;
-      sharedBytes = w.bytes;
+      if (w.ops.byteLength <= KEPT_BYTES) sharedOps = w.ops;
+      if (w.nums.byteLength <= KEPT_BYTES) sharedNums = w.nums;
+      if (w.bytes.byteLength <= KEPT_BYTES) sharedBytes = w.bytes;
     }
   }
   if (!complete) {
