@@ -2,7 +2,7 @@
 // pith for Node.js: JSON for LLM agents in the fewest tokens, without losing
 // a fact. The native module (pith.node, built from src/ with cargo when the
 // package is installed) does the work; this file is the package's interface:
-// it checks options, turns values into JSON text on the way in, rebuilds
+// it checks options, walks values into a tape on the way in, rebuilds
 // values from the native module's tape on the way out, and throws the error
 // classes below.
 
@@ -130,10 +130,17 @@ const isRawJSON = typeof JSON.isRawJSON === 'function' ? JSON.isRawJSON : undefi
 const FALLBACK = Symbol('pith: left to writeJson');
 
 // The walk's buffers, kept between calls (a call from a toJSON method
-// inside a walk gets buffers of its own).
+// inside a walk gets buffers of its own); one grown past KEPT_BYTES for a
+// large value is let go after it.
+const KEPT_BYTES = 1 << 26;
 let sharedOps = new Uint32Array(1 << 12);
 let sharedNums = new Float64Array(1 << 10);
+let sharedBytes = Buffer.allocUnsafeSlow(1 << 14);
 let walking = false;
+// Strings longer than this (in UTF-16 units) are written to the tape by
+// Buffer's UTF-8 writer; shorter ones, most of any value's, by the walk
+// itself, which costs less than a call.
+const LONG_STRING = 32;
 
 /**
  * `value` as the tape src/input.rs reads: what `JSON.stringify(value)`
@@ -145,57 +152,143 @@ let walking = false;
 function tapeOf(root) {
   const own = walking;
   walking = true;
-  let ops = own ? new Uint32Array(64) : sharedOps;
-  let nums = own ? new Float64Array(16) : sharedNums;
-  let no = 0;
-  let nn = 0;
-  let strs = '';
-  const shapes = new Map();
-  let defined = 0;
-  const lastKeys = [];
-  const lastShape = [];
-  // Each depth's members, read before they are written.
-  const scratch = [];
+  const w = own
+    ? new Walk(new Uint32Array(64), new Float64Array(16), Buffer.allocUnsafeSlow(256))
+    : new Walk(sharedOps, sharedNums, sharedBytes);
+  let complete = false;
+  try {
+    complete = w.value(root, '', 0) && !w.lone;
+  } catch (e) {
+    if (e !== FALLBACK) throw e;
+  } finally {
+    walking = own;
+    if (!own) {
+      if (w.ops.byteLength <= KEPT_BYTES) sharedOps = w.ops;
+      if (w.nums.byteLength <= KEPT_BYTES) sharedNums = w.nums;
+      if (w.bytes.byteLength <= KEPT_BYTES) sharedBytes = w.bytes;
+    }
+  }
+  if (!complete) {
+    // writeJson throws for everything pith refuses; what it accepts (a
+    // member whose toJSON leaves it out) it writes as JSON text.
+    return textTape(writeJson(root));
+  }
+  return { ops: w.ops.subarray(0, w.no), nums: w.nums.subarray(0, w.nn), strs: w.bytes.subarray(0, w.nb) };
+}
 
-  const grow = () => {
-    const bigger = new Uint32Array(ops.length * 2);
-    bigger.set(ops);
-    ops = bigger;
-  };
-  const sized = (tag, n) => {
-    if (no + 2 > ops.length) grow();
+/**
+ * One walk of a value into a tape. Its methods are the prototype's, made
+ * once: V8 keeps their optimised code for as long as the functions live,
+ * where functions made afresh by each call would lose it at every full
+ * collection and be compiled again.
+ */
+class Walk {
+  constructor(ops, nums, bytes) {
+    this.ops = ops;
+    this.nums = nums;
+    // The strings, in UTF-8: the text src/input.rs reads.
+    this.bytes = bytes;
+    this.no = 0;
+    this.nn = 0;
+    this.nb = 0;
+    // Whether a string held a lone surrogate, which UTF-8 cannot hold.
+    this.lone = false;
+    this.shapes = new Map();
+    this.defined = 0;
+    // The last object's keys and shape at each depth: the rows of a table
+    // share their keys, so most objects match the one before.
+    this.lastKeys = [];
+    this.lastShape = [];
+    // Each depth's members, read before they are written.
+    this.scratch = [];
+  }
+
+  grow() {
+    const bigger = new Uint32Array(this.ops.length * 2);
+    bigger.set(this.ops);
+    this.ops = bigger;
+  }
+
+  sized(tag, n) {
+    if (this.no + 2 > this.ops.length) this.grow();
     if (n < ESCAPE) {
-      ops[no++] = tag | (n << 3);
+      this.ops[this.no++] = tag | (n << 3);
     } else {
-      ops[no++] = tag | (ESCAPE << 3);
-      ops[no++] = n;
+      this.ops[this.no++] = tag | (ESCAPE << 3);
+      this.ops[this.no++] = n;
     }
-  };
-  const string = (s) => {
-    strs += s;
-    sized(4, s.length);
-  };
-  const double = (v) => {
-    if (nn === nums.length) {
-      const bigger = new Float64Array(nums.length * 2);
-      bigger.set(nums);
-      nums = bigger;
+  }
+
+  string(s) {
+    const n = s.length;
+    // At most 3 bytes a UTF-16 unit (a pair's 4 bytes are 2 units').
+    if (this.nb + 3 * n > this.bytes.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.nb + 3 * n));
+      bigger.set(this.bytes.subarray(0, this.nb));
+      this.bytes = bigger;
     }
-    nums[nn++] = v;
-    if (no === ops.length) grow();
-    ops[no++] = 3;
-  };
-  const exact = (text) => {
-    if (no === ops.length) grow();
-    ops[no++] = 3 | (1 << 3);
-    string(text);
-  };
-  // The shape of keys `keys` (an object's, at `depth`): its number on the
-  // tape (-1 until it is written) and how its members are read. The last
-  // object's keys and shape at each depth are kept: the rows of a table
-  // share their keys, so most objects match the one before.
-  const shape = (keys, depth) => {
-    const last = lastKeys[depth];
+    if (n > LONG_STRING) {
+      if (!s.isWellFormed()) this.lone = true;
+      else this.nb += this.bytes.write(s, this.nb, 'utf8');
+    } else {
+      this.short(s, n);
+    }
+    this.sized(4, n);
+  }
+
+  /** Writes the UTF-8 of `s`, of `n` units. */
+  short(s, n) {
+    const b = this.bytes;
+    let at = this.nb;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) {
+        b[at++] = c;
+      } else if (c < 0x800) {
+        b[at++] = 0xc0 | (c >> 6);
+        b[at++] = 0x80 | (c & 0x3f);
+      } else if (c < 0xd800 || c > 0xdfff) {
+        b[at++] = 0xe0 | (c >> 12);
+        b[at++] = 0x80 | ((c >> 6) & 0x3f);
+        b[at++] = 0x80 | (c & 0x3f);
+      } else {
+        const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+        if (c > 0xdbff || d < 0xdc00 || d > 0xdfff) {
+          this.lone = true;
+          break;
+        }
+        const p = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        b[at++] = 0xf0 | (p >> 18);
+        b[at++] = 0x80 | ((p >> 12) & 0x3f);
+        b[at++] = 0x80 | ((p >> 6) & 0x3f);
+        b[at++] = 0x80 | (p & 0x3f);
+        i++;
+      }
+    }
+    this.nb = at;
+  }
+
+  double(v) {
+    if (this.nn === this.nums.length) {
+      const bigger = new Float64Array(this.nums.length * 2);
+      bigger.set(this.nums);
+      this.nums = bigger;
+    }
+    this.nums[this.nn++] = v;
+    if (this.no === this.ops.length) this.grow();
+    this.ops[this.no++] = 3;
+  }
+
+  exact(text) {
+    if (this.no === this.ops.length) this.grow();
+    this.ops[this.no++] = 3 | (1 << 3);
+    this.string(text);
+  }
+
+  /** The shape of keys `keys` (an object's, at `depth`): its number on the
+   * tape (-1 until it is written) and how its members are read. */
+  shape(keys, depth) {
+    const last = this.lastKeys[depth];
     if (last !== undefined && last.length === keys.length) {
       let same = true;
       for (let i = 0; i < keys.length; i++) {
@@ -204,63 +297,56 @@ function tapeOf(root) {
           break;
         }
       }
-      if (same) return lastShape[depth];
+      if (same) return this.lastShape[depth];
     }
     const name = JSON.stringify(keys);
-    let s = shapes.get(name);
+    let s = this.shapes.get(name);
     if (s === undefined) {
-      s = { id: -1, keys, uses: 0, read: undefined };
-      shapes.set(name, s);
+      s = { id: -1, keys, name, uses: 0, read: undefined };
+      this.shapes.set(name, s);
     }
-    lastKeys[depth] = keys;
-    lastShape[depth] = s;
+    this.lastKeys[depth] = keys;
+    this.lastShape[depth] = s;
     return s;
-  };
-  // The shape's number, written with its keys the first time.
-  const shapeId = (s) => {
+  }
+
+  /** The shape's number, written with its keys the first time. */
+  shapeId(s) {
     if (s.id < 0) {
-      s.id = defined++;
-      sized(5, s.keys.length);
-      for (let i = 0; i < s.keys.length; i++) string(s.keys[i]);
+      s.id = this.defined++;
+      this.sized(5, s.keys.length);
+      for (let i = 0; i < s.keys.length; i++) this.string(s.keys[i]);
     }
     return s.id;
-  };
-  // Reads the members of `o`, of shape `s`, into `vals`.
-  const members = (o, s, vals) => {
-    if (s.read === undefined && ++s.uses >= READER_USES) s.read = readerOf(s.keys);
-    if (s.read) {
-      s.read(o, vals);
-      return;
-    }
-    const keys = s.keys;
-    for (let i = 0; i < keys.length; i++) vals[i] = o[keys[i]];
-  };
-  const raw = (text) => {
+  }
+
+  raw(text) {
     // JSON.rawJSON holds the JSON text of a primitive.
-    if (text === 'null') sized(0, 0);
-    else if (text === 'true') sized(2, 0);
-    else if (text === 'false') sized(1, 0);
-    else if (text[0] === '"') string(JSON.parse(text));
-    else exact(text);
-  };
-  // Writes `v` (the member `key` of its parent: a string, or an array's
-  // index) and returns true, or returns false for what JSON leaves out
-  // (undefined, functions, symbols).
-  const value = (v, key, depth) => {
+    if (text === 'null') this.sized(0, 0);
+    else if (text === 'true') this.sized(2, 0);
+    else if (text === 'false') this.sized(1, 0);
+    else if (text[0] === '"') this.string(JSON.parse(text));
+    else this.exact(text);
+  }
+
+  /** Writes `v` (the member `key` of its parent: a string, or an array's
+   * index) and returns true, or returns false for what JSON leaves out
+   * (undefined, functions, symbols). */
+  value(v, key, depth) {
     switch (typeof v) {
       case 'string':
-        string(v);
+        this.string(v);
         return true;
       case 'number':
-        if (v - v === 0) double(v);
-        else sized(0, 0); // NaN and the infinities, as JSON.stringify writes them
+        if (v - v === 0) this.double(v);
+        else this.sized(0, 0); // NaN and the infinities, as JSON.stringify writes them
         return true;
       case 'boolean':
-        sized(v ? 2 : 1, 0);
+        this.sized(v ? 2 : 1, 0);
         return true;
       case 'object': {
         if (v === null) {
-          sized(0, 0);
+          this.sized(0, 0);
           return true;
         }
         // Plain objects and arrays without a toJSON, the most of any value,
@@ -269,8 +355,8 @@ function tapeOf(root) {
         // primitive or JSON.rawJSON value; one that only claims to be takes
         // this path too and is walked as what it is, an object.)
         if (v.toJSON === undefined) {
-          if (Array.isArray(v)) return array(v, depth);
-          if (v.constructor === Object) return object(v, depth);
+          if (Array.isArray(v)) return this.array(v, depth);
+          if (v.constructor === Object) return this.object(v, depth);
         }
         break;
       }
@@ -279,54 +365,67 @@ function tapeOf(root) {
       default:
         return false;
     }
+    return this.special(v, key, depth);
+  }
+
+  /** `value` for the rest: BigInt, ExactNumber, toJSON, boxed primitives,
+   * JSON.rawJSON values and objects of other classes. */
+  special(v, key, depth) {
     if (v instanceof ExactNumber) {
-      exact(v.text);
+      this.exact(v.text);
       return true;
     }
     if (typeof v.toJSON === 'function') {
       v = v.toJSON(String(key));
       if (v instanceof ExactNumber) {
-        exact(v.text);
+        this.exact(v.text);
         return true;
       }
       if (v === null || typeof v !== 'object') {
         if (typeof v === 'bigint') {
-          exact(v.toString());
+          this.exact(v.toString());
           return true;
         }
-        return value(v, key, depth);
+        return this.value(v, key, depth);
       }
     }
     if (typeof v === 'bigint') {
-      exact(v.toString());
+      this.exact(v.toString());
       return true;
     }
-    if (Array.isArray(v)) return array(v, depth);
+    if (Array.isArray(v)) return this.array(v, depth);
     if (isRawJSON !== undefined && isRawJSON(v)) {
-      raw(v.rawJSON);
+      this.raw(v.rawJSON);
       return true;
     }
     if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) {
-      return value(v.valueOf(), key, depth);
+      return this.value(v.valueOf(), key, depth);
     }
-    return object(v, depth);
-  };
-  const array = (v, depth) => {
+    return this.object(v, depth);
+  }
+
+  array(v, depth) {
     if (depth >= MAX_DEPTH) throw FALLBACK;
     const n = v.length;
-    sized(6, n);
+    this.sized(6, n);
     for (let i = 0; i < n; i++) {
-      if (!value(v[i], i, depth + 1)) sized(0, 0);
+      if (!this.value(v[i], i, depth + 1)) this.sized(0, 0);
     }
     return true;
-  };
-  const object = (v, depth) => {
+  }
+
+  object(v, depth) {
     if (depth >= MAX_DEPTH) throw FALLBACK;
-    let s = shape(Object.keys(v), depth);
+    let s = this.shape(Object.keys(v), depth);
     // Each member read once (a getter runs once, as in JSON.stringify);
     // those JSON leaves out (undefined, functions, symbols) leave the keys.
-    const vals = scratch[depth] || (scratch[depth] = []);
-    members(v, s, vals);
+    const vals = this.scratch[depth] || (this.scratch[depth] = []);
+    if (s.read === undefined) s.read = readerOf(s.keys, s.name, ++s.uses);
+    if (s.read) {
+      s.read(v, vals);
+    } else {
+      for (let i = 0; i < s.keys.length; i++) vals[i] = v[s.keys[i]];
+    }
     let n = s.keys.length;
     let left = 0;
     for (let i = 0; i < n; i++) {
@@ -343,56 +442,62 @@ function tapeOf(root) {
           vals[j++] = vals[i];
         }
       }
-      s = shape(kept, depth);
+      s = this.shape(kept, depth);
       n = kept.length;
     }
     const keys = s.keys;
-    sized(7, shapeId(s));
+    this.sized(7, this.shapeId(s));
     for (let i = 0; i < n; i++) {
-      if (!value(vals[i], keys[i], depth + 1)) {
+      if (!this.value(vals[i], keys[i], depth + 1)) {
         // A toJSON that gave undefined: JSON leaves the member out, after
         // its key was written. writeJson writes such a value.
         throw FALLBACK;
       }
     }
     return true;
-  };
-
-  let complete = false;
-  try {
-    complete = value(root, '', 0) && strs.isWellFormed();
-  } catch (e) {
-    if (e !== FALLBACK) throw e;
-  } finally {
-    walking = own;
-    if (!own) {
-      sharedOps = ops;
-      sharedNums = nums;
-    }
   }
-  if (!complete) {
-    // writeJson throws for everything pith refuses; what it accepts (a
-    // member whose toJSON leaves it out) it writes as JSON text.
-    return textTape(writeJson(root));
-  }
-  return { ops: ops.subarray(0, no), nums: nums.subarray(0, nn), strs };
 }
 
-// A shape used this often gets a reader of its own (see readerOf).
+// A shape used this often, with at most this many keys, gets a reader of
+// its own (see readerOf).
 const READER_USES = 8;
-let readers = true;
+const READER_KEYS = 64;
 
-/** A function that reads the members `keys` of an object into an array,
- * with the keys as fixed property names, or null where code cannot be
- * made from strings. */
-function readerOf(keys) {
-  if (!readers || keys.length > 64) return null;
+/** A function that reads the members `keys` (named `name`) of an object
+ * into an array, with the keys as fixed property names, once the shape has
+ * had `uses`; undefined before, null where there will be none. */
+function readerOf(keys, name, uses) {
+  if (keys.length > READER_KEYS) return null;
   // A JSON string is a JavaScript string literal.
-  const body = keys.map((k, i) => `a[${i}]=o[${JSON.stringify(k)}];`).join('');
+  return keptFunction(`read ${name}`, uses >= READER_USES, 'o, a', () =>
+    keys.map((k, i) => `a[${i}]=o[${JSON.stringify(k)}];`).join(''),
+  );
+}
+
+// Functions made from source text (the walk's readers, the build's makers)
+// are kept between calls, up to FUNCTIONS_KEPT of them, by what they do:
+// V8 keeps what it compiled for a function, and what it learned of the
+// objects the function reads or makes, only while that function lives, so
+// one made afresh by each call would run cold after every full collection.
+const FUNCTIONS_KEPT = 1024;
+const keptFunctions = new Map();
+let codeFromStrings = true;
+
+/** The function `name` of parameters `params` and the body `body()` gives,
+ * made once `ready` and kept; undefined before, null where code cannot be
+ * made from strings. */
+function keptFunction(name, ready, params, body) {
+  const known = keptFunctions.get(name);
+  if (known !== undefined) return known;
+  if (!codeFromStrings) return null;
+  if (!ready) return undefined;
   try {
-    return new Function('o', 'a', body);
+    const made = new Function(params, body());
+    if (keptFunctions.size >= FUNCTIONS_KEPT) keptFunctions.clear();
+    keptFunctions.set(name, made);
+    return made;
   } catch {
-    readers = false;
+    codeFromStrings = false; // code generation from strings is turned off here
     return null;
   }
 }
@@ -648,37 +753,24 @@ function measure(value, options = {}) {
 // Objects of a shape used this often, with at most this many keys, are built
 // by a function with an object literal of their keys: V8 makes those far
 // faster than objects grown one property at a time. Such functions are kept
-// between calls (up to MAKERS_KEPT of them), so that V8's compiled code for
-// them, and what it learned of the objects they make (which survive, and are
-// then made where long-lived objects go), serve every decode of that shape.
+// between calls (see keptFunction): the objects they make survive, and V8 learns to
+// make them where long-lived objects go.
 const LITERAL_USES = 8;
 const LITERAL_KEYS = 64;
-const MAKERS_KEPT = 1024;
-const literalMakers = new Map();
-let literals = true;
 // Strings this short (in UTF-16 units) may repeat by number (src/tape.rs).
 const SHORT = 12;
 
 /** The function that makes an object of `keys` from the next values. */
 function maker(keys, uses) {
-  if (literals && keys.length <= LITERAL_KEYS) {
-    const name = JSON.stringify(keys);
-    const known = literalMakers.get(name);
-    if (known !== undefined) return known;
-    if (uses >= LITERAL_USES) {
-      // A JSON string is a JavaScript string literal; `__proto__` as a
-      // computed key defines a property, where a plain one would set the
-      // prototype.
+  if (keys.length <= LITERAL_KEYS) {
+    // A JSON string is a JavaScript string literal; `__proto__` as a
+    // computed key defines a property, where a plain one would set the
+    // prototype.
+    const made = keptFunction(`make ${JSON.stringify(keys)}`, uses >= LITERAL_USES, 'next', () => {
       const members = keys.map((k) => `${k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)}:next()`);
-      try {
-        const made = new Function('next', `return {${members.join(',')}};`);
-        if (literalMakers.size >= MAKERS_KEPT) literalMakers.clear();
-        literalMakers.set(name, made);
-        return made;
-      } catch {
-        literals = false; // code generation from strings is turned off here
-      }
-    }
+      return `return {${members.join(',')}};`;
+    });
+    if (made) return made;
   }
   return (next) => {
     const o = {};

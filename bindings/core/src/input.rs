@@ -4,8 +4,9 @@
 //! rules, and the Python package walks its objects the same way (for the
 //! plain ones, see [`crate::direct`]); each writes what it finds as `u32`
 //! operations, the `f64`s of its numbers and one text holding its strings
-//! and keys, one after the other. Numbers cross as the doubles they are (no
-//! decimal text is written or read), strings as one text, and the keys of
+//! and keys, one after the other (Node's as UTF-8 bytes, which the module
+//! checks). Numbers cross as the doubles they are (no decimal text is
+//! written or read), strings as one text, and the keys of
 //! objects that share their keys (the rows of a table) once. [`read`]
 //! builds the [`Value`]; [`crate::direct`] writes TOON from the tape.
 //!

@@ -7,7 +7,8 @@
 //!
 //! * **into Rust** as an [`input`] tape: `index.js` walks the value with
 //!   `JSON.stringify`'s rules and writes its numbers as doubles and its
-//!   strings as one text, so nothing is formatted to be parsed again;
+//!   strings as the UTF-8 bytes of one text, so nothing is formatted to be
+//!   parsed again, and no JavaScript string is built to be converted here;
 //!   [`input::read`] makes the [`pith::Value`]. The few values the walk
 //!   leaves to `index.js`'s JSON writer cross as JSON text.
 //! * **out of Rust** as a [`tape`]: flat arrays that `index.js` turns into
@@ -24,7 +25,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod tape;
 
 use napi::Either;
-use napi::bindgen_prelude::{Buffer, Float64Array, Uint32Array};
+use napi::bindgen_prelude::{Buffer, Float64Array, Uint8Array, Uint32Array};
 use napi_derive::napi;
 use pith::Value;
 use pith::toon::DecodeOptions;
@@ -120,13 +121,19 @@ pub struct Input {
     pub ops: Option<Uint32Array>,
     /// The doubles.
     pub nums: Option<Float64Array>,
-    /// The strings and keys, one after the other.
-    pub strs: Option<String>,
+    /// The strings and keys, one after the other, in UTF-8.
+    pub strs: Option<Uint8Array>,
     /// The value's JSON text, instead of a tape.
     pub json: Option<String>,
 }
 
 impl Input {
+    /// The strings of the tape, or `None` when they are not UTF-8 (not
+    /// written by `index.js`).
+    fn strs(&self) -> Option<&str> {
+        std::str::from_utf8(self.strs.as_deref().unwrap_or(&[])).ok()
+    }
+
     /// The value, and the size of what crossed (to decide how to free it).
     fn value(&self) -> Result<(Value, usize), Box<Problem>> {
         if let Some(json) = &self.json {
@@ -134,8 +141,10 @@ impl Input {
         }
         let ops: &[u32] = self.ops.as_deref().unwrap_or(&[]);
         let nums: &[f64] = self.nums.as_deref().unwrap_or(&[]);
-        let strs = self.strs.as_deref().unwrap_or("");
-        input::read(ops, nums, strs)
+        let strs = self
+            .strs()
+            .ok_or(input::TapeError::Malformed("the strings are not UTF-8"));
+        strs.and_then(|strs| input::read(ops, nums, strs))
             .map(|v| (v, ops.len() * 4))
             .map_err(|e| {
                 Box::new(Problem {
@@ -234,7 +243,7 @@ fn direct_toon(value: &Input, plan: &Plan, fit: bool) -> Option<String> {
     direct::write(
         value.ops.as_deref()?,
         value.nums.as_deref().unwrap_or(&[]),
-        value.strs.as_deref().unwrap_or(""),
+        value.strs()?,
         layout,
     )
 }

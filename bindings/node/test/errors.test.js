@@ -99,6 +99,14 @@ test('an EncodeError names the JSON path of what pith cannot write', () => {
   }
   // A key with a lone surrogate too.
   assert.throws(() => encode({ ['k\uD800']: 1 }), (e) => e instanceof EncodeError && /lone surrogate/.test(e.message));
+  // Halves alone at a string's end, before another character, in the wrong
+  // order, and in strings short and long.
+  for (const bad of ['x\uD83D', '\uD83Dx', '\uD83D\uE000', '\uDE00\uD83D', 'é\uD83D😀', 'y'.repeat(40) + '\uD83D', '\uDE00' + 'é'.repeat(40)]) {
+    for (const value of [{ a: [1, { b: bad }] }, { a: [1, { [bad]: 1 }] }]) {
+      assert.throws(() => encode(value, { format: 'toon' }), (e) => e instanceof EncodeError && /lone surrogate/.test(e.message), JSON.stringify(bad));
+    }
+  }
+  assert.throws(() => encode({ a: [1, { b: 'x\uD83D' }] }), (e) => e.path === 'a[1].b');
   // Two lone halves next to each other are two errors, not one character.
   assert.throws(() => encode(['\uD83D', '\uDE00']), (e) => e instanceof EncodeError && e.path === '[0]');
   assert.throws(() => encode({ a: '\uD83D', b: '\uDE00' }), (e) => e instanceof EncodeError && e.path === 'a');

@@ -100,6 +100,14 @@ test('unicode strings and keys cross unchanged', () => {
   ];
   const v = { strings, keyed: Object.fromEntries(strings.map((s, i) => [s, i])), rows: strings.map((s, i) => ({ s, i })) };
   roundTrips(v);
+  // Each length of UTF-8 at its edges, and pairs at a string's end, in
+  // strings on either side of the length the walk hands to Buffer.
+  const edges = ['\u007f', '\u0080', '\u07ff', '\u0800', '\ud7ff', '\ue000', '\uffff', '\u{10000}', '\u{10ffff}', '😀'];
+  const around = [];
+  for (const e of edges) {
+    for (const n of [0, 1, 30, 31, 32, 33, 40]) around.push('a'.repeat(n) + e, e + 'b'.repeat(n), e.repeat(n + 1));
+  }
+  roundTrips({ around, keys: Object.fromEntries(around.map((s, i) => [s, i])) });
   // The decoder takes UTF-8 bytes too.
   const text = encode(v);
   assert.deepStrictEqual(ordered(decode(Buffer.from(text))), ordered(v));
