@@ -65,9 +65,10 @@ pub(super) fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Resu
 /// The variants share the value's references, found once. A variant that is
 /// known to write the text of one already written is not written again (it
 /// cannot be cheaper either): one with references, when the value has
-/// none, is the one without; one with derived columns, when writing it
-/// (or writing the one without, which asks) turned no column into a
-/// derived one, is the one without.
+/// none, is the one without, and so is one with references that used none
+/// and compared no layouts that used one; one with derived columns, when
+/// writing it (or writing the one without, which asks) turned no column
+/// into a derived one, is the one without.
 pub(super) fn notation_best(
     value: &Value,
     opts: &Options,
@@ -111,6 +112,15 @@ pub(super) fn notation_best(
             continue;
         }
         written.push((references, derived));
+        if effects.as_without_references {
+            // The text, and the tables planned, of the variant without
+            // references: it is not written again, and what the probe
+            // found holds for it too.
+            written.push((false, derived));
+            if derives[0].is_none() {
+                derives[0] = derives[1];
+            }
+        }
         let body = &doc.text[crate::notation::MARKER.len() + 1..];
         if rival_text == Some(body) {
             continue;

@@ -256,7 +256,7 @@ proptest! {
     /// left unwritten rule out never changes the choice.
     #[test]
     fn auto_chooses_what_exact_costs_choose(
-        v in prop_oneof![value(), lookups(), sparse(), nested()],
+        v in prop_oneof![value(), lookups(), sparse(), nested(), owners()],
         floor in 2u8..=5,
         m in 0usize..4,
         indent in 1usize..=2,
@@ -344,6 +344,30 @@ proptest! {
         prop_assert_eq!(fast.text, plain.unwrap().text);
     }
 
+    /// A variant with references that says it is the variant without them
+    /// is right: that variant writes its text, to the byte, with derived
+    /// columns or without. (The values repeat subtrees and strings, so most
+    /// have names to use or pass over.)
+    #[test]
+    fn a_variant_that_used_no_name_is_the_one_without(
+        v in prop_oneof![value(), lookups(), sparse(), nested(), owners(), owners(), owners()],
+        d in any::<bool>(),
+        cl in any::<bool>(),
+    ) {
+        let mut n = variant(true, d);
+        if cl {
+            n.tokenizer = TokenizerKind::Cl100k;
+        }
+        let mut shared = crate::notation::Shared::new(&v, false);
+        let (with, effects) = crate::notation::encode_shared(&n, &mut shared).unwrap();
+        if effects.as_without_references {
+            prop_assert_eq!(with.references, 0);
+            let mut without = n.clone();
+            without.references = false;
+            prop_assert_eq!(with.text, crate::notation::encode(&v, &without).unwrap().text);
+        }
+    }
+
     /// A variant without derived columns that says derived columns would
     /// turn none is right: the variant with them writes its text, to the
     /// byte, and says the same of itself.
@@ -410,6 +434,48 @@ proptest! {
 }
 
 /// The notation's options of one variant.
+/// Rows that share a few owner objects, which are named and then either
+/// used (a column of `*name` cells) or passed over for a field group, and
+/// a member or two that repeat a string.
+fn owners() -> impl Strategy<Value = Value> {
+    let owner = (0u32..1000, string(), any::<bool>()).prop_map(|(id, login, flag)| {
+        let mut m = Map::new();
+        m.insert("id", Value::from(id));
+        m.insert("login", Value::from(login));
+        m.insert("verified", Value::from(flag));
+        Value::Object(m)
+    });
+    (
+        prop::collection::vec(owner, 4..24),
+        prop::collection::vec((0usize..24, primitive()), 6..40),
+        any::<bool>(),
+    )
+        .prop_map(|(owners, picks, wrap)| {
+            let rows: Vec<Value> = picks
+                .into_iter()
+                .enumerate()
+                .map(|(i, (k, p))| {
+                    let mut m = Map::new();
+                    m.insert("id", Value::from(i));
+                    m.insert("owner", owners[k % owners.len()].clone());
+                    m.insert("note", p);
+                    Value::Object(m)
+                })
+                .collect();
+            if wrap {
+                let mut m = Map::new();
+                m.insert("items", Value::Array(rows));
+                m.insert(
+                    "source",
+                    Value::from("https://example.com/a/long/enough/address"),
+                );
+                Value::Object(m)
+            } else {
+                Value::Array(rows)
+            }
+        })
+}
+
 fn variant(references: bool, derived: bool) -> crate::notation::Options {
     let mut n = crate::notation::Options::for_readability(3, true);
     n.references = references;

@@ -137,6 +137,13 @@ pub(crate) struct Effects {
     /// without, to the byte. For a variant without derived columns written
     /// with [`Shared::probe_derived`], whether planning would have.
     pub(crate) derived_columns: bool,
+    /// A variant with references that uses none and compared no layouts
+    /// that used one: every choice it made was between the texts the
+    /// variant without references compares (a field group kept over a
+    /// column of `*name` cells is the group that variant writes), so its
+    /// text is that variant's, to the byte, and so are the tables it
+    /// planned.
+    pub(crate) as_without_references: bool,
 }
 
 /// [`encode`] with what the value's variants share.
@@ -186,6 +193,7 @@ pub(crate) fn encode_shared(
     let prelude = w.prelude();
     body.insert_str(MARKER.len() + 1, &prelude);
     let (text, anchors) = w.anchor(body);
+    let unnamed = w.defined + anchors == 0;
     let doc = Notation {
         text,
         references: w.defined + anchors,
@@ -195,6 +203,7 @@ pub(crate) fn encode_shared(
         doc,
         Effects {
             derived_columns: w.derive_turned,
+            as_without_references: opts.references && unnamed && !w.swayed,
         },
     ))
 }
@@ -228,6 +237,13 @@ struct Fragment {
     derived: usize,
 }
 
+impl Fragment {
+    /// Whether the text uses a name: `*name` or a named primitive's mark.
+    fn names_any(&self) -> bool {
+        !self.uses.is_empty() || self.text.contains(MARK)
+    }
+}
+
 pub(super) struct Writer<'o, 'r, 'a> {
     opts: &'o Options,
     refs: &'r Refs<'a>,
@@ -252,6 +268,11 @@ pub(super) struct Writer<'o, 'r, 'a> {
     /// column turns (the columns are all that derived columns change), so
     /// when none would, both write the same text.
     probe: bool,
+    /// Whether two layouts were compared of which either used a name
+    /// (`*name`, or the mark of a named primitive, which is counted as it
+    /// stands): a writer without references would have compared other
+    /// texts there, and might have chosen otherwise.
+    swayed: bool,
     /// Flow values written so far: an object compared in both layouts is
     /// written as a flow value again inside the flow value of every object
     /// around it so compared. By the address of the container: where its
@@ -274,6 +295,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             derived: 0,
             derive_turned: false,
             probe: false,
+            swayed: false,
             flows: HashMap::default(),
             flow_text: String::new(),
             flow_uses: Vec::new(),
@@ -438,6 +460,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// Keeps `a`, or `b` when it costs fewer tokens.
     fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
+        self.swayed |= a.names_any() || b.names_any();
         let pick = if self.cheaper(&b.text, &a.text) { b } else { a };
         self.keep(out, pick);
     }
