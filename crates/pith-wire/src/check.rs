@@ -467,8 +467,7 @@ impl<'s> Checker<'s> {
             let declared = FieldIndex::new(o);
             let mut next = 0;
             for k in m.keys() {
-                if let Some(d) = declared.position_from(k, next) {
-                    next = d + 1;
+                if declared.position_next(k, &mut next).is_some() {
                     continue;
                 }
                 ok = false;

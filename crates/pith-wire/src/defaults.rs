@@ -163,10 +163,7 @@ impl<'s> Walk<'s> for Filler<'s> {
         // Keys are mostly in declared order: each is looked for after the last.
         let mut next = 0;
         for (k, x) in m {
-            let d = declared.position_from(&k, next);
-            if let Some(d) = d {
-                next = d + 1;
-            }
+            let d = declared.position_next(&k, &mut next);
             let x = match d {
                 Some(i) => {
                     present[i] = true;
@@ -288,13 +285,7 @@ impl<'s> Walk<'s> for Elider<'s> {
         let mut next = 0;
         let order: Vec<Option<usize>> = m
             .keys()
-            .map(|k| {
-                let d = declared.position_from(k, next);
-                if let Some(d) = d {
-                    next = d + 1;
-                }
-                d
-            })
+            .map(|k| declared.position_next(k, &mut next))
             .collect();
         let candidates: Vec<usize> = m
             .iter()

@@ -108,6 +108,14 @@ impl<'a> FieldIndex<'a> {
         }
     }
 
+    /// [`FieldIndex::position_from`] from `*next`, which then moves past
+    /// the field found: for keys read one after another.
+    pub(crate) fn position_next(&self, name: &str, next: &mut usize) -> Option<usize> {
+        let d = self.position_from(name, *next)?;
+        *next = d + 1;
+        Some(d)
+    }
+
     /// The first field named `name`.
     pub(crate) fn get(&self, name: &str) -> Option<&'a Field> {
         self.position(name).map(|i| &self.o.fields[i])

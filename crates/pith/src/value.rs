@@ -492,32 +492,17 @@ struct KeyIndex {
 }
 
 impl KeyIndex {
-    /// An empty index with room for `n` keys.
-    fn with_capacity(n: usize) -> KeyIndex {
-        KeyIndex {
-            state: RandomState::new(),
-            slots: HashMap::with_capacity_and_hasher(n, Default::default()),
-            clashes: Vec::new(),
-        }
-    }
-
     fn build(entries: &[(Key, Value)]) -> KeyIndex {
-        let mut index = KeyIndex::with_capacity(entries.len());
-        for i in 0..entries.len() {
-            index.insert(entries, i);
+        let mut index = KeyIndex {
+            state: RandomState::new(),
+            slots: HashMap::with_capacity_and_hasher(entries.len(), Default::default()),
+            clashes: Vec::new(),
+        };
+        for (i, (k, _)) in entries.iter().enumerate() {
+            // Each key is new: recorded as entry `i`.
+            let _ = index.find_or_insert(&entries[..i], k);
         }
         index
-    }
-
-    /// Records entry `i`, whose key is not indexed yet.
-    fn insert(&mut self, entries: &[(Key, Value)], i: usize) {
-        let hash = self.state.hash_one(entries[i].0.as_str());
-        match self.slots.entry(hash) {
-            Entry::Vacant(slot) => {
-                slot.insert(i);
-            }
-            Entry::Occupied(_) => self.clashes.push(i),
-        }
     }
 
     /// The position of `key` in `entries`, or — when it is not there — the
@@ -552,6 +537,27 @@ impl KeyIndex {
             Some(&i) if entries[i].0 == key => Some(i),
             _ => self.clashes.iter().copied().find(|&i| entries[i].0 == key),
         }
+    }
+}
+
+/// Whether two strings are equal, compared inline: keys and short values are
+/// compared once per row or cell, and most are a few bytes long, where a
+/// call to `memcmp` costs more than the comparison.
+#[inline(always)]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -661,7 +667,7 @@ impl Map {
     #[inline]
     pub fn index_of_from(&self, key: &str, hint: usize) -> Option<usize> {
         match self.entries().get(hint) {
-            Some((k, _)) if k == key => Some(hint),
+            Some((k, _)) if same(k, key) => Some(hint),
             _ => self.index_of(key),
         }
     }
@@ -712,8 +718,8 @@ impl Map {
                 }
             }
             Repr::Large(l) => {
+                let _ = l.index.find_or_insert(&l.entries, &key);
                 l.entries.push((key, value));
-                l.index.insert(&l.entries, l.entries.len() - 1);
             }
         }
     }

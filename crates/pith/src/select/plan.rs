@@ -89,20 +89,15 @@ impl<'o> Planner<'o> {
         for (i, (k, child)) in m.iter().enumerate() {
             let here = Path::Key(path, k);
             let member = match child {
-                Value::Array(rows) => {
-                    let before = self.choices.len();
-                    let planned = self.value(child, &here, level + 1)?;
-                    if self.candidate(m, k, rows, level + 1) {
-                        // The table is made of the rows as given, whose
-                        // inner collections it writes in its cells as they
-                        // are: the tables planned inside are not written.
-                        self.choices.truncate(before);
-                        self.collection(rows, &here)?
-                    } else {
-                        Member::Keep(planned)
-                    }
+                // A candidate's table is made of its rows as given, inner
+                // collections written in its cells as they are: only a
+                // member that is no candidate is planned inside.
+                Value::Array(rows) if self.candidate(m, k, rows, level + 1) => {
+                    self.collection(rows, &here)?
                 }
-                Value::Object(_) => Member::Keep(self.value(child, &here, level + 1)?),
+                Value::Array(_) | Value::Object(_) => {
+                    Member::Keep(self.value(child, &here, level + 1)?)
+                }
                 _ => Member::Keep(None),
             };
             let start = |out: &mut Option<Map>| -> Map {

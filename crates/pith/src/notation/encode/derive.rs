@@ -3,8 +3,8 @@
 //! template over sibling cells (``url=`https://x.org/i/${number}` ``),
 //! kept only when it re-expands exactly in every row.
 
+use super::Writer;
 use super::table::{Col, Kind};
-use super::{Writer, same};
 use crate::{Map, Value};
 
 /// Fewer rows than this never get a derived column: a value shared by a
@@ -284,8 +284,6 @@ fn expands(pieces: &[Piece], hints: &[usize], row: &Map, key: (&str, usize)) -> 
 /// table's column order, that is where the key stands.
 #[inline]
 fn get<'m>(row: &'m Map, key: &str, hint: usize) -> Option<&'m Value> {
-    match row.get_index(hint) {
-        Some((k, v)) if same(k, key) => Some(v),
-        _ => row.get(key),
-    }
+    let i = row.index_of_from(key, hint)?;
+    row.get_index(i).map(|(_, v)| v)
 }

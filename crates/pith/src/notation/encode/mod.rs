@@ -193,17 +193,17 @@ pub(crate) fn encode_shared(
     let prelude = w.prelude();
     body.insert_str(MARKER.len() + 1, &prelude);
     let (text, anchors) = w.anchor(body);
-    let unnamed = w.defined + anchors == 0;
+    let references = w.defined + anchors;
     let doc = Notation {
         text,
-        references: w.defined + anchors,
+        references,
         derived: w.derived,
     };
     Ok((
         doc,
         Effects {
             derived_columns: w.derive_turned,
-            as_without_references: opts.references && unnamed && !w.swayed,
+            as_without_references: opts.references && references == 0 && !w.swayed,
         },
     ))
 }
@@ -460,7 +460,10 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// Keeps `a`, or `b` when it costs fewer tokens.
     fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
-        self.swayed |= a.names_any() || b.names_any();
+        // Only a writer with names can be swayed, and once is enough.
+        if !self.swayed && !self.refs.names.is_empty() {
+            self.swayed = a.names_any() || b.names_any();
+        }
         let pick = if self.cheaper(&b.text, &a.text) { b } else { a };
         self.keep(out, pick);
     }
@@ -786,26 +789,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 }
 
-/// Whether two strings are equal, compared inline: keys and short values are
-/// compared once per row or cell, and most are a few bytes long, where a
-/// call to `memcmp` costs more than the comparison.
-#[inline(always)]
-pub(super) fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
-    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        _ => a == b,
-    }
-}
+pub(super) use crate::value::same;
 
 thread_local! {
     /// The byte buffer the TOON writers fill before their text is appended.

@@ -387,13 +387,7 @@ impl Writer<'_, '_, '_> {
 /// `m[key]`, trying the entry after the last one found first: rows mostly
 /// hold their keys in the header's order.
 fn lookup<'m>(m: &'m Map, key: &str, at: &mut usize) -> Option<&'m Value> {
-    if let Some((k, v)) = m.get_index(*at)
-        && same(k, key)
-    {
-        *at += 1;
-        return Some(v);
-    }
-    let i = m.index_of(key)?;
+    let i = m.index_of_from(key, *at)?;
     *at = i + 1;
     m.get_index(i).map(|(_, v)| v)
 }
