@@ -7,8 +7,8 @@ use crate::schema;
 use pith::select::{self, Form, Measurement};
 use pith::tokens::Tokenizer;
 use pith::toon::EncodeOptions;
+use pith::wire;
 use pith::{Map, Value, json};
-use pith_wire as wire;
 
 pub fn run(a: MeasureArgs) -> Result<(), Failure> {
     let kind = tokenizer_kind(&a.tokenizer).map_err(Failure::Usage)?;

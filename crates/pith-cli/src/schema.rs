@@ -6,8 +6,8 @@ use crate::fail::{Failure, say};
 use crate::io::{Input, write_output};
 use pith::select;
 use pith::toon::DecodeOptions;
+use pith::wire::{self, CheckOptions, Schema, UnknownKeys};
 use pith::{Value, json};
-use pith_wire::{self as wire, CheckOptions, Schema, UnknownKeys};
 use std::path::Path;
 
 pub fn run(command: SchemaCommand) -> Result<(), Failure> {

@@ -12,9 +12,9 @@
 use super::defs::{NamedType, Schema};
 use super::path::{Path, short_json};
 use super::types::{FieldIndex, ObjectType, Type};
-use pith::DEFAULT_MAX_DEPTH;
-use pith::error::Result;
-use pith::value::Value;
+use pith_core::DEFAULT_MAX_DEPTH;
+use pith_core::error::Result;
+use pith_core::value::Value;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -43,7 +43,7 @@ pub struct CheckOptions {
     /// The undeclared-key policy (default [`UnknownKeys::Reject`]).
     pub unknown_keys: UnknownKeys,
     /// Values nested deeper than this are a violation (default
-    /// [`DEFAULT_MAX_DEPTH`], at most [`MAX_DEPTH_LIMIT`](pith::MAX_DEPTH_LIMIT)).
+    /// [`DEFAULT_MAX_DEPTH`], at most [`MAX_DEPTH_LIMIT`](pith_core::MAX_DEPTH_LIMIT)).
     pub max_depth: usize,
 }
 
@@ -56,7 +56,7 @@ impl Default for CheckOptions {
     }
 }
 
-pith::options_setters!(CheckOptions {
+pith_core::options_setters!(CheckOptions {
     unknown_keys: UnknownKeys,
     max_depth: usize,
 });
@@ -100,7 +100,7 @@ pub fn check(
 ) -> Result<Vec<Violation>> {
     let named = schema.require(type_name)?;
     let depth = value.depth();
-    let max_depth = pith::depth_limit(options.max_depth);
+    let max_depth = pith_core::depth_limit(options.max_depth);
     if depth > max_depth {
         return Ok(vec![Violation {
             path: String::new(),
@@ -118,7 +118,7 @@ pub(crate) fn check_named(
     value: &Value,
     options: &CheckOptions,
 ) -> Vec<Violation> {
-    let max_depth = pith::depth_limit(options.max_depth);
+    let max_depth = pith_core::depth_limit(options.max_depth);
     let mut c = Checker::new(schema, options.unknown_keys, max_depth);
     let mut out = Vec::new();
     c.walk(

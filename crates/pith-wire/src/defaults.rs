@@ -41,9 +41,9 @@
 use super::check::{self, CheckOptions, UnknownKeys, frame_limit, members_exclusive, select};
 use super::defs::Schema;
 use super::types::{Field, FieldIndex, ObjectType, Presence, Type};
-use pith::DEFAULT_MAX_DEPTH;
-use pith::error::{Error, ErrorKind, Result};
-use pith::value::{Key, Map, Unpacked, Value};
+use pith_core::DEFAULT_MAX_DEPTH;
+use pith_core::error::{Error, ErrorKind, Result};
+use pith_core::value::{Key, Map, Unpacked, Value};
 
 /// Fills every absent `absentAs` field of `value`, read as `type_name`,
 /// with a copy of its default (see the [module docs](self)).

@@ -10,9 +10,9 @@ use super::check::{self, UnknownKeys};
 use super::defaults::{DefaultSource, Filler};
 use super::path::Path;
 use super::types::{Field, ObjectType, Presence, Type, is_type_name, parse_with};
-use pith::DEFAULT_MAX_DEPTH;
-use pith::error::{Error, ErrorKind, Result};
-use pith::value::{Map, Value};
+use pith_core::DEFAULT_MAX_DEPTH;
+use pith_core::error::{Error, ErrorKind, Result};
+use pith_core::value::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 

@@ -37,7 +37,7 @@ use super::check::frame_limit;
 use super::defs::Schema;
 use super::path::{Path, short_json};
 use super::types::{Field, FieldIndex, ObjectType, Presence, Type};
-use pith::DEFAULT_MAX_DEPTH;
+use pith_core::DEFAULT_MAX_DEPTH;
 use std::collections::HashSet;
 use std::fmt;
 

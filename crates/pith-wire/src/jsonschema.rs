@@ -46,9 +46,9 @@
 use super::defs::{Schema, field_key, wrapped};
 use super::path::Path;
 use super::types::{ObjectType, Presence, Type, is_type_name};
-use pith::DEFAULT_MAX_DEPTH;
-use pith::error::{Error, ErrorKind, Result};
-use pith::value::{Map, Value};
+use pith_core::DEFAULT_MAX_DEPTH;
+use pith_core::error::{Error, ErrorKind, Result};
+use pith_core::value::{Map, Value};
 
 /// The `$schema` URI pith writes.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";

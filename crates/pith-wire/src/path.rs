@@ -1,6 +1,6 @@
 //! JSON paths as errors and violations print them: `todoPhases[1].tasks[1].status`.
 
-use pith::value::Value;
+use pith_core::value::Value;
 use std::fmt::Write as _;
 
 /// A path under construction: push a segment before descending, pop after.
@@ -44,8 +44,8 @@ impl Path {
         let mut out = String::new();
         for seg in &self.segments {
             match seg {
-                Segment::Key(k) => pith::path::push_key(&mut out, k),
-                Segment::Index(i) => pith::path::push_index(&mut out, *i),
+                Segment::Key(k) => pith_core::path::push_key(&mut out, k),
+                Segment::Index(i) => pith_core::path::push_index(&mut out, *i),
             }
         }
         out
@@ -55,7 +55,7 @@ impl Path {
 /// Appends `s` as a JSON string literal, escaped as the JSON writer escapes it.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
     let mut quoted = Vec::with_capacity(s.len() + 2);
-    pith::json::write_str_into(s, &mut quoted);
+    pith_core::json::write_str_into(s, &mut quoted);
     out.push_str(&String::from_utf8_lossy(&quoted));
 }
 

@@ -15,8 +15,8 @@
 //! canonical spelling of a type: single-quoted literals, ` | ` between
 //! members, parentheses only around a union that is an array's element.
 
-use pith::error::{Error, ErrorKind, Result};
-use pith::value::Value;
+use pith_core::error::{Error, ErrorKind, Result};
+use pith_core::value::Value;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::fmt;
@@ -222,7 +222,7 @@ pub(crate) fn parse_with(src: &str, known: &dyn Fn(&str) -> bool) -> Result<Type
 
 /// Whether `name` can name a type: an identifier that is not a built-in.
 pub fn is_type_name(name: &str) -> bool {
-    pith::toon::is_identifier(name) && !is_builtin(name)
+    pith_core::toon::is_identifier(name) && !is_builtin(name)
 }
 
 fn is_builtin(name: &str) -> bool {
@@ -315,7 +315,7 @@ impl Type {
 }
 
 /// How deeply parentheses and `Record<…>` may nest in one expression.
-const MAX_EXPR_DEPTH: usize = pith::DEFAULT_MAX_DEPTH;
+const MAX_EXPR_DEPTH: usize = pith_core::DEFAULT_MAX_DEPTH;
 
 struct Parser<'a> {
     src: &'a str,

@@ -1,7 +1,9 @@
 //! The crates a user can pick, checked through `cargo tree` (resolution
 //! only, nothing is built): `pith-tokens` has no dependencies at all, the
-//! TOON codec (`pith` without default features) brings neither the proxy,
-//! the CLI, the wire schemas nor a vocabulary, and the peers the benchmarks
+//! TOON codec (`pith` without default features, or `pith-core`) brings
+//! neither the proxy, the CLI, the wire schemas nor a vocabulary, `pith`
+//! with its default features is the core and the wire schemas (`pith::wire`)
+//! and nothing more, and the peers the benchmarks
 //! time are dependencies of `pith-bench` alone, so the README's test
 //! command never compiles them.
 
@@ -48,8 +50,15 @@ fn the_tokenizer_depends_on_nothing_not_even_for_its_tests() {
 #[test]
 fn the_toon_codec_alone_brings_no_proxy_cli_wire_or_peer() {
     let codec = tree(&["-p", "pith", "--no-default-features", "-e", "normal,build"]);
+    let core = tree(&[
+        "-p",
+        "pith-core",
+        "--no-default-features",
+        "-e",
+        "normal,build",
+    ]);
     assert!(
-        codec.contains("pith") && codec.contains("pith-tokens"),
+        codec.contains("pith-core") && codec.contains("pith-tokens"),
         "{codec:?}"
     );
     for absent in [
@@ -66,10 +75,30 @@ fn the_toon_codec_alone_brings_no_proxy_cli_wire_or_peer() {
         assert!(!codec.contains(*absent), "{absent} in {codec:?}");
     }
     // What it does bring, so that a new dependency is a decision.
-    let expected: BTreeSet<String> = ["itoa", "pith", "pith-tokens", "serde", "serde_core"]
+    let expected: BTreeSet<String> = ["itoa", "pith-core", "pith-tokens", "serde", "serde_core"]
         .map(str::to_owned)
         .into();
-    assert_eq!(codec, expected);
+    assert_eq!(core, expected);
+    let mut with_facade = expected;
+    with_facade.insert("pith".to_owned());
+    assert_eq!(codec, with_facade);
+}
+
+#[test]
+fn pith_by_default_is_the_core_and_the_wire_schemas() {
+    let full = tree(&["-p", "pith", "-e", "normal,build"]);
+    let expected: BTreeSet<String> = [
+        "itoa",
+        "pith",
+        "pith-core",
+        "pith-tokens",
+        "pith-wire",
+        "serde",
+        "serde_core",
+    ]
+    .map(str::to_owned)
+    .into();
+    assert_eq!(full, expected);
 }
 
 #[test]
@@ -81,7 +110,9 @@ fn the_wire_schemas_sit_on_the_codec_and_nothing_else() {
     {
         assert!(!wire.contains(*absent), "{absent} in {wire:?}");
     }
-    assert!(wire.contains("pith"), "{wire:?}");
+    assert!(wire.contains("pith-core"), "{wire:?}");
+    // The schemas stand on the core, not on the facade that re-exports them.
+    assert!(!wire.contains("pith"), "{wire:?}");
 }
 
 #[test]
@@ -103,4 +134,20 @@ fn only_the_bench_crate_depends_on_the_peers() {
             "{peer} missing from pith-bench: {bench:?}"
         );
     }
+}
+
+/// `pith::wire` is the crate `pith-wire`, and its schemas take `pith`'s
+/// own `Value`: one data model, whichever crate a user names.
+#[cfg(feature = "wire")]
+#[test]
+fn the_wire_schemas_are_pith_wire_over_pith_values() {
+    let doc: pith::Value = pith::value!({"Todo": {"content": "string", "done?": "boolean"}});
+    let schema = pith::wire::Schema::from_value(&doc).expect("a schema");
+    let options = pith::wire::CheckOptions::default();
+    let good = pith::value!({"content": "ship", "done": true});
+    let clean = pith::wire::check(&schema, "Todo", &good, &options).expect("checked");
+    assert!(clean.is_empty(), "{clean:?}");
+    let bad = pith::value!({"content": 7});
+    let violations = pith::wire::check(&schema, "Todo", &bad, &options).expect("checked");
+    assert_eq!(violations.len(), 1, "{violations:?}");
 }

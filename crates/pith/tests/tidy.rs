@@ -3,7 +3,8 @@
 //! true as the code changes.
 //!
 //! * **What each crate's code may touch** ([`RULES`]). The library
-//!   (`crates/pith/src`, `crates/pith-tokens/src`, `crates/pith-wire/src`) never uses `std::fs`, `std::process`, `std::net` or
+//!   (`crates/pith/src`, `crates/pith-core/src`, `crates/pith-tokens/src`,
+//!   `crates/pith-wire/src`) never uses `std::fs`, `std::process`, `std::net` or
 //!   `std::env`, never prints (`print!`, `println!`, `eprint!`,
 //!   `eprintln!`, `dbg!`) and never calls `stdout()`, `stderr()` or
 //!   `stdin()`: its only I/O is the `io::Write` or `io::Read` a caller hands
@@ -27,7 +28,7 @@
 //!   and one back under the limit leaves the list.
 //! * **ARCHITECTURE.md's code map is the tree**: it has an entry for every
 //!   crate (each Cargo package under `crates/`, `fuzz/` and `bindings/`),
-//!   names every top-level module of `pith`, `pith-tokens`, `pith-wire`,
+//!   names every top-level module of `pith`, `pith-core`, `pith-tokens`, `pith-wire`,
 //!   `pith-mcp` and `pith-cli` in that crate's entry, and every path it names exists.
 
 #[path = "support/datasets.rs"]
@@ -93,7 +94,7 @@ const PRINTS: &[Pattern] = &[
     Pattern::Macro("dbg"),
 ];
 
-/// What the library's crates (`pith`, `pith-tokens`, `pith-wire`) may touch.
+/// What the library's crates (`pith`, `pith-core`, `pith-tokens`, `pith-wire`) may touch.
 const LIBRARY_RULES: &[Rule] = &[
     Rule {
         patterns: PRINTS,
@@ -122,6 +123,11 @@ const LIBRARY_RULES: &[Rule] = &[
 ];
 
 const LIBRARY: CrateRules = CrateRules {
+    dir: "crates/pith-core",
+    rules: LIBRARY_RULES,
+};
+
+const FACADE: CrateRules = CrateRules {
     dir: "crates/pith",
     rules: LIBRARY_RULES,
 };
@@ -197,7 +203,7 @@ const CLI: CrateRules = CrateRules {
     ],
 };
 
-const RULES: &[CrateRules] = &[LIBRARY, TOKENS, WIRE, PROXY, CLI];
+const RULES: &[CrateRules] = &[LIBRARY, FACADE, TOKENS, WIRE, PROXY, CLI];
 
 // ---- The checks.
 
@@ -531,7 +537,7 @@ fn each_crate_touches_only_what_it_may() {
     let mut found = Vec::new();
     for rules in RULES {
         let sources = crate_sources(rules.dir);
-        assert!(sources.len() > 5, "{}: no sources found", rules.dir);
+        assert!(!sources.is_empty(), "{}: no sources found", rules.dir);
         for rule in rules.rules {
             for allowed in rule.only_in {
                 assert!(
@@ -755,6 +761,7 @@ fn architecture_problems(architecture: &str) -> Vec<String> {
     }
     for (dir, root_file) in [
         ("crates/pith/", "lib.rs"),
+        ("crates/pith-core/", "lib.rs"),
         ("crates/pith-tokens/", "lib.rs"),
         ("crates/pith-wire/", "lib.rs"),
         ("crates/pith-mcp/", "lib.rs"),
@@ -801,14 +808,14 @@ fn architecture_names_every_crate_and_module_and_nothing_that_is_gone() {
 
 #[test]
 fn a_println_added_to_the_library_is_caught_with_its_line() {
-    let lib = read(&root().join("crates/pith/src/lib.rs"));
+    let lib = read(&root().join("crates/pith-core/src/lib.rs"));
     assert_eq!(violations(&LIBRARY, "lib.rs", &lib), Vec::<String>::new());
     let lines = lib.lines().count();
     let dirty = format!("{lib}\npub fn shout() {{\n    println!(\"hello\");\n}}\n");
     assert_eq!(
         violations(&LIBRARY, "lib.rs", &dirty),
         [format!(
-            "crates/pith/src/lib.rs:{}: println! (the library never prints)",
+            "crates/pith-core/src/lib.rs:{}: println! (the library never prints)",
             lines + 3
         )]
     );
@@ -838,7 +845,7 @@ fn every_kind_of_forbidden_use_is_caught() {
         ],
         "{found:?}"
     );
-    assert!(found[0].starts_with("crates/pith/src/json/read.rs:4: "));
+    assert!(found[0].starts_with("crates/pith-core/src/json/read.rs:4: "));
 }
 
 #[test]
@@ -932,19 +939,19 @@ fn the_architecture_check_sees_a_missing_module_and_a_stale_path() {
     assert!(
         problems
             .iter()
-            .any(|p| p == "the code map names crates/pith/src/jason/, which does not exist"),
+            .any(|p| p == "the code map names crates/pith-core/src/jason/, which does not exist"),
         "{problems:#?}"
     );
     assert!(
         problems
             .iter()
-            .any(|p| p == "the code map's entry crates/pith/ does not name the module json"),
+            .any(|p| p == "the code map's entry crates/pith-core/ does not name the module json"),
         "{problems:#?}"
     );
     assert!(
         problems
             .iter()
-            .any(|p| p == "the code map's entry crates/pith/ does not name the module path"),
+            .any(|p| p == "the code map's entry crates/pith-core/ does not name the module path"),
         "{problems:#?}"
     );
     let no_fuzz = real.replace("\nfuzz/ ", "\nfuzzing/ ");

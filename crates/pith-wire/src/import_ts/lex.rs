@@ -3,8 +3,8 @@
 //! comments skipped.
 
 use super::{Fault, Res, fault};
-use pith::error::ErrorKind;
-use pith::number::Number;
+use pith_core::error::ErrorKind;
+use pith_core::number::Number;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Tok {

@@ -7,10 +7,10 @@ use super::parse::{Elem, Expr, ExprKind, FileAst, MARKER, Prop};
 use super::{Res, fault};
 use crate::defs::{Schema, field_key, wrapped};
 use crate::types::{is_type_name, parse_type};
-use pith::DEFAULT_MAX_DEPTH;
-use pith::error::ErrorKind;
-use pith::number::Number;
-use pith::value::{Map, Value};
+use pith_core::DEFAULT_MAX_DEPTH;
+use pith_core::error::ErrorKind;
+use pith_core::number::Number;
+use pith_core::value::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// A value of the definitions subset, with where it came from.

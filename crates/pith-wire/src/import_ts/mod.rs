@@ -25,7 +25,7 @@
 //! Anything outside the subset, and anything inside it that cannot be a
 //! definition (an unknown function, a number where a type belongs, a bad
 //! type expression, a second `doc`), is an error whose position is the line
-//! and column in that file and whose [`path`](pith::Error::path) is the
+//! and column in that file and whose [`path`](pith_core::Error::path) is the
 //! file's name. Nothing is skipped silently.
 
 //!
@@ -41,8 +41,8 @@ mod parse;
 use lex::Lexer;
 use lower::Evaluator;
 use parse::Parser;
-use pith::error::{Error, ErrorKind, Result};
-use pith::value::Value;
+use pith_core::error::{Error, ErrorKind, Result};
+use pith_core::value::Value;
 
 /// Reads definitions from TypeScript files, given as `(name, text)` pairs,
 /// into one definitions document (see the [module docs](self)).

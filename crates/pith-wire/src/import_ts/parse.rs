@@ -3,9 +3,9 @@
 
 use super::lex::{Part, Tok, Token};
 use super::{Fault, Res, fault};
-use pith::DEFAULT_MAX_DEPTH;
-use pith::error::ErrorKind;
-use pith::number::Number;
+use pith_core::DEFAULT_MAX_DEPTH;
+use pith_core::error::ErrorKind;
+use pith_core::number::Number;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
