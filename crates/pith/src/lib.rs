@@ -50,6 +50,7 @@
 pub use pith_core::*;
 
 #[cfg(feature = "wire")]
+#[doc(inline)]
 pub use pith_wire as wire;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
