@@ -70,6 +70,9 @@ pub struct LineCounts {
     path: Vec<u32>,
     /// Per record: its latest position in `path`.
     latest: Vec<u32>,
+    /// Per record: the hash of its bytes, so that growing the table places
+    /// the records again without reading and hashing their bytes.
+    hashes: Vec<u64>,
     arena: Vec<u8>,
     /// Open addressing: the hash's upper half `<< 32 | record + 1`, 0 empty.
     slots: Vec<u64>,
@@ -91,6 +94,7 @@ impl LineCounts {
             records: Vec::new(),
             path: Vec::new(),
             latest: Vec::new(),
+            hashes: Vec::new(),
             arena: Vec::new(),
             slots: Vec::new(),
             key: RandomState::new().hash_one(0x6c69_6e65_u64) | 1,
@@ -311,6 +315,7 @@ impl LineCounts {
                     count: count as u32,
                 });
                 self.latest.push(0);
+                self.hashes.push(hash);
                 self.slots[i] = tag | (r as u64 + 1);
                 if self.records.len() * 2 > self.slots.len() {
                     self.grow();
@@ -334,9 +339,7 @@ impl LineCounts {
     fn grow(&mut self) {
         self.slots = vec![0; self.slots.len() * 2];
         let mask = self.slots.len() - 1;
-        for (r, rec) in self.records.iter().enumerate() {
-            let (at, len) = (rec.at as usize, rec.len as usize);
-            let hash = hash(&self.arena[at..at + len], self.key);
+        for (r, &hash) in self.hashes.iter().enumerate() {
             let mut i = (hash as usize) & mask;
             // A record that finds no room within the probe limit is only
             // reached by the cursor.
