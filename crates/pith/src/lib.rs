@@ -31,7 +31,6 @@
 //! * [`budget`]: the whole output within a token budget, collections cut
 //!   at row boundaries with omission receipts and continuation cursors.
 //! * [`Error`]: one error type, with a kind, a line and column or a JSON path.
-//!
 //! * [`wire`] (feature `wire`, on by default): typed wire definitions
 //!   (validation, absent-field defaults, lossless elision, JSON Schema, a
 //!   TypeScript DSL); the crate `pith-wire`, re-exported.
