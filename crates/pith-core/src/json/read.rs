@@ -104,6 +104,24 @@ enum Frame {
     },
 }
 
+/// Containers of at least this many members that fill a scratch stack
+/// from its bottom take the stack's own buffer rather than a copy.
+const TAKE_SCRATCH: usize = 4096;
+
+/// The members of the container that closes at `from` on `scratch`, in a
+/// buffer of their exact size. A long container that holds the whole stack
+/// (the document's outermost one, usually) keeps the stack's buffer, cut
+/// to length: copying it would hold its members twice at the peak.
+fn close<T>(scratch: &mut Vec<T>, from: usize) -> Vec<T> {
+    if from == 0 && scratch.len() >= TAKE_SCRATCH {
+        let mut all = std::mem::take(scratch);
+        all.shrink_to_fit();
+        all
+    } else {
+        scratch.split_off(from)
+    }
+}
+
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
@@ -205,7 +223,7 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 self.pos += 1;
-                                value = Value::Array(items.split_off(*from));
+                                value = Value::Array(close(&mut items, *from));
                                 stack.pop();
                             }
                             _ => {
@@ -229,7 +247,7 @@ impl<'a> Parser<'a> {
                             Some(b'}') => {
                                 self.pos += 1;
                                 // Every key was checked against its object's others.
-                                let map = Map::from_unique_entries(members.split_off(*from));
+                                let map = Map::from_unique_entries(close(&mut members, *from));
                                 value = Value::Object(map);
                                 stack.pop();
                             }
@@ -698,6 +716,39 @@ mod tests {
         // Bytes at or above 0x80 next to a quote must not hide it.
         assert_eq!(skip_plain(b"\xff\xff\xff\"\xff\xff\xff\xff", 0), 3);
         assert_eq!(skip_plain(b"\x21\x20\x1f\xff\xff\xff\xff\xff", 0), 2);
+    }
+
+    #[test]
+    fn every_container_is_held_at_its_exact_size() {
+        // The outermost array and object of each size, around the length at
+        // which they take the scratch stack's buffer, and containers inside
+        // them: the contents as written, and no spare capacity.
+        for n in [0, 1, TAKE_SCRATCH - 1, TAKE_SCRATCH, 3 * TAKE_SCRATCH + 7] {
+            let items: Vec<String> = (0..n).map(|i| format!("[{i},\"s{i}\"]")).collect();
+            let array = parse(&format!("[{}]", items.join(","))).unwrap();
+            let Value::Array(outer) = &array else {
+                panic!("{array:?}")
+            };
+            assert_eq!((outer.len(), outer.capacity()), (n, n));
+            for (i, inner) in outer.iter().enumerate() {
+                let Value::Array(inner) = inner else {
+                    panic!("{inner:?}")
+                };
+                assert_eq!(inner.capacity(), 2);
+                assert_eq!(inner[0], Value::from(i as u64));
+                assert_eq!(inner[1], Value::from(format!("s{i}")));
+            }
+            let members: Vec<String> = (0..n).map(|i| format!("\"k{i}\":{i}")).collect();
+            let object = parse(&format!("{{{}}}", members.join(","))).unwrap();
+            let map = object.as_object().unwrap();
+            assert_eq!(map.len(), n);
+            for (i, (k, v)) in map.iter().enumerate() {
+                assert_eq!(
+                    (k.as_ref(), v),
+                    (format!("k{i}").as_str(), &Value::from(i as u64))
+                );
+            }
+        }
     }
 
     #[test]
