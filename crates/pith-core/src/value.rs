@@ -821,7 +821,8 @@ impl<'a> IntoIterator for &'a Map {
 /// Later duplicates replace earlier values in place (as [`Map::insert`] does).
 impl<K: Into<Key>> FromIterator<(K, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Map {
-        let mut m = Map::new();
+        let iter = iter.into_iter();
+        let mut m = Map::with_capacity(iter.size_hint().0);
         for (k, v) in iter {
             m.insert(k, v);
         }
