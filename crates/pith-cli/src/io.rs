@@ -139,14 +139,15 @@ fn stdout_file() -> std::io::Result<std::fs::File> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
-        let file = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
-        if was_closed(&file) {
+        if crate::start::stdout_was_closed() {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::NotConnected,
                 "closed when pith started: the output has nowhere to go",
             ));
         }
-        Ok(file)
+        Ok(std::fs::File::from(
+            std::io::stdout().as_fd().try_clone_to_owned()?,
+        ))
     }
     #[cfg(windows)]
     {
@@ -154,23 +155,5 @@ fn stdout_file() -> std::io::Result<std::fs::File> {
         Ok(std::fs::File::from(
             std::io::stdout().as_handle().try_clone_to_owned()?,
         ))
-    }
-}
-
-/// Whether `stdout` was closed when the process started: Rust's runtime
-/// then opens `/dev/null` read-write in its place, where a shell's
-/// `>/dev/null` opens it write-only.
-#[cfg(unix)]
-fn was_closed(stdout: &std::fs::File) -> bool {
-    use rustix::fs::{FileType, OFlags};
-    let read_write =
-        rustix::fs::fcntl_getfl(stdout).is_ok_and(|flags| flags & OFlags::RWMODE == OFlags::RDWR);
-    let null =
-        |st: &rustix::fs::Stat| FileType::from_raw_mode(st.st_mode) == FileType::CharacterDevice;
-    match (rustix::fs::fstat(stdout), rustix::fs::stat("/dev/null")) {
-        (Ok(out), Ok(dev_null)) => {
-            read_write && null(&out) && null(&dev_null) && out.st_rdev == dev_null.st_rdev
-        }
-        _ => false,
     }
 }

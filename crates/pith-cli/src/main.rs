@@ -13,6 +13,8 @@ mod io;
 mod mcp;
 mod measure;
 mod schema;
+#[cfg(unix)]
+mod start;
 
 use std::process::ExitCode;
 

@@ -495,6 +495,31 @@ fn a_closed_stdout_is_an_error() {
     }
 }
 
+/// A parent that discards the output opens `/dev/null` for it, often
+/// read-write (Python's `subprocess.DEVNULL`, Node's `stdio: "ignore"`):
+/// that is a place to write, not a closed stdout.
+#[cfg(unix)]
+#[test]
+fn a_dev_null_opened_read_write_is_a_place_to_write() {
+    let example = repo().join("examples/orders.json");
+    for args in ["encode", "decode", "tokens"] {
+        let null = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_pith"))
+            .args([args, example.to_str().unwrap()])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::from(null))
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{args}");
+    }
+}
+
 #[test]
 fn error_messages_escape_the_control_characters_they_echo() {
     let o = pith(&["decode"], "a: 1\n\u{1b}[2J\u{7}b c\n");
