@@ -18,6 +18,26 @@ use crate::{Result, Value};
 /// already does. A wrapper-shaped root or a look-alike is written verbatim
 /// and measured against the notation as before.
 pub(super) fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Encoded> {
+    auto_with(value, opts, toon4, LARGE)
+}
+
+/// Plain TOON's text from this many bytes on makes a document large (see
+/// [`auto_with`]).
+const LARGE: usize = 16 << 20;
+
+/// [`auto`], with a document whose plain TOON text has at least `large`
+/// bytes held to less memory: TOON's text is let go once its floor is read
+/// and written again after the notation, and the cheapest notation document
+/// so far is let go when the next variant is written (the winner written
+/// again if it was let go). Every text is counted as for any other
+/// document, in the same order, so the choice and the text are the same;
+/// the notation is written beside neither TOON's text nor another variant.
+pub(super) fn auto_with(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    large: usize,
+) -> Result<Encoded> {
     let mut meter = Meter::new(opts.metric);
     let (toon, json_floor) = match toon_first(value, opts, toon4)? {
         First::Plain { toon, json_floor } => (toon, json_floor),
@@ -27,17 +47,41 @@ pub(super) fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Resu
                 Some(c) => c,
                 None => meter.cost(&base.text),
             };
-            let rival = Some((base_cost, base.text.len()));
+            let bar = Bar {
+                cost: Some((base_cost, base.text.len())),
+                text: Some(&base.text),
+                len: base.text.len(),
+            };
             return Ok(
-                match notation_best(value, opts, rival, Some(&base.text), true, &mut meter)? {
+                match notation_best(value, opts, bar, true, true, &mut meter)? {
                     Some((doc, _)) => doc,
                     None => base,
                 },
             );
         }
     };
-    let Some((doc, cn)) = notation_best(value, opts, None, Some(&toon.text), true, &mut meter)?
-    else {
+    let len = toon.text.len();
+    let (toon, best) = if len >= large {
+        // A notation document that is TOON's text under the marker is
+        // counted, and costs more than TOON: it is never chosen.
+        drop(toon);
+        let bar = Bar {
+            cost: None,
+            text: None,
+            len,
+        };
+        let best = notation_best(value, opts, bar, true, false, &mut meter)?;
+        (toon_doc(value, toon4, Vec::new())?, best)
+    } else {
+        let bar = Bar {
+            cost: None,
+            text: Some(&toon.text),
+            len,
+        };
+        let best = notation_best(value, opts, bar, true, true, &mut meter)?;
+        (toon, best)
+    };
+    let Some((doc, cn)) = best else {
         return Ok(toon_or_json(value, toon, json_floor, &mut meter).0);
     };
     // The notation wins only on fewer tokens than both; TOON and JSON are
@@ -57,6 +101,17 @@ pub(super) fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Resu
     })
 }
 
+/// What the notation's documents are measured against.
+pub(super) struct Bar<'t> {
+    /// Its cost and bytes: only a document that costs less is kept.
+    pub(super) cost: Option<(usize, usize)>,
+    /// Its text, where it is held: a document that is this text under the
+    /// marker is not counted (it cannot cost less).
+    pub(super) text: Option<&'t str>,
+    /// Its length in bytes, which sizes the documents' text.
+    pub(super) len: usize,
+}
+
 /// The notation documents the floor admits, the cheapest of them; with
 /// `rival` (its cost and bytes), only one that is cheaper. A document that
 /// is the rival's text (`rival_text`) under the marker is not counted: it
@@ -72,16 +127,19 @@ pub(super) fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Resu
 pub(super) fn notation_best(
     value: &Value,
     opts: &Options,
-    rival: Option<(usize, usize)>,
-    rival_text: Option<&str>,
+    bar: Bar<'_>,
     depth_checked: bool,
+    hold: bool,
     meter: &mut Meter,
 ) -> Result<Option<(Encoded, usize)>> {
     let tokenizer = notation_options(opts, false, false).tokenizer;
     // From `auto`, the value has been written as TOON with this depth limit.
     let mut shared = crate::notation::Shared::new(value, depth_checked);
     // The rival's length, and a little more for the marker and the names.
-    shared.size_hint = rival_text.map_or(0, |t| t.len() + t.len() / 16 + 64);
+    if bar.len > 0 {
+        shared.size_hint = bar.len + bar.len / 16 + 64;
+    }
+    let (rival, rival_text) = (bar.cost, bar.text);
     // A variant without derived columns tells whether the one with them
     // would write its text again, when the floor admits derived columns.
     let probe = variants(opts.min_readability).iter().any(|&(_, d)| d);
@@ -92,12 +150,18 @@ pub(super) fn notation_best(
     // The variants written, as (references, derived columns) that mattered.
     let mut written: Vec<(bool, bool)> = Vec::new();
     let mut best = rival;
-    let mut out = None;
+    let mut out: Option<(Encoded, usize, crate::notation::Options)> = None;
+    // The cheapest document so far when its text was let go (`hold` false):
+    // its options and cost.
+    let mut let_go = None;
     for &(references, derived) in variants(opts.min_readability) {
         let references = references && shared.has_refs(tokenizer);
         let derived = derived && derives[usize::from(references)] != Some(false);
         if written.contains(&(references, derived)) {
             continue;
+        }
+        if !hold && let Some((_, c, n)) = out.take() {
+            let_go = Some((n, c));
         }
         let n = notation_options(opts, references, derived);
         let (doc, effects) = crate::notation::encode_shared(&n, &mut shared)?;
@@ -132,31 +196,44 @@ pub(super) fn notation_best(
             },
             None => meter.cost(&doc.text),
         };
-        // Against TOON or JSON (`out` still empty) only fewer tokens win: on
-        // a tie the standard syntax is kept; between notation documents,
-        // fewer bytes break the tie.
+        // Against TOON or JSON (no notation document kept yet) only fewer
+        // tokens win: on a tie the standard syntax is kept; between notation
+        // documents, fewer bytes break the tie.
         let wins = match best {
             None => true,
-            Some((bc, _)) if out.is_none() => c < bc,
+            Some((bc, _)) if out.is_none() && let_go.is_none() => c < bc,
             Some((bc, bl)) => (c, doc.text.len()) < (bc, bl),
         };
         if wins {
             best = Some((c, doc.text.len()));
-            out = Some((
-                Encoded {
-                    syntax: Syntax::Pith {
-                        references: doc.references,
-                        derived: doc.derived,
-                    },
-                    text: doc.text,
-                    wrapped: false,
-                    tables: Vec::new(),
-                },
-                c,
-            ));
+            out = Some((pith_doc(doc), c, n));
+            let_go = None;
         }
     }
-    Ok(out)
+    if let Some((doc, c, _)) = out {
+        return Ok(Some((doc, c)));
+    }
+    let Some((n, c)) = let_go else {
+        return Ok(None);
+    };
+    // The winner was let go: the same variant, written again with what the
+    // variants share, is the same text.
+    let (doc, _) = crate::notation::encode_shared(&n, &mut shared)?;
+    debug_assert_eq!(Some(doc.text.len()), best.map(|(_, len)| len));
+    Ok(Some((pith_doc(doc), c)))
+}
+
+/// A notation document as `auto`'s answer.
+fn pith_doc(doc: crate::notation::Notation) -> Encoded {
+    Encoded {
+        syntax: Syntax::Pith {
+            references: doc.references,
+            derived: doc.derived,
+        },
+        text: doc.text,
+        wrapped: false,
+        tables: Vec::new(),
+    }
 }
 
 /// The variants of the notation a readability floor admits, as (references,

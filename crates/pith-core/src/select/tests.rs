@@ -1,6 +1,6 @@
 //! Unit tests of the choice among forms and of the restoring walk.
 
-use super::auto::{notation_options, toon_auto, variants};
+use super::auto::{auto_with, notation_options, toon_auto, variants};
 use super::*;
 use crate::{Map, Number};
 use proptest::prelude::*;
@@ -276,9 +276,14 @@ proptest! {
         let got = encode(&v, &opts).unwrap();
         let want = reference_auto(&v, &opts);
         prop_assert_eq!(&got.text, &want.text);
+        // Written as a large document is (TOON counted and let go, no
+        // variant held while the next is written): the same choice.
+        let toon4 = toon4(&opts.toon);
+        let large = auto_with(&v, &opts, &toon4, 0).unwrap();
+        prop_assert_eq!(&large.text, &want.text);
+        prop_assert_eq!(large.describe(), got.describe());
         // And the TOON and JSON candidates alone (the planner's choices
         // show there even where the notation wins).
-        let toon4 = toon4(&opts.toon);
         let (base, _) = toon_auto(&v, &opts, &toon4, &mut Meter::new(metric)).unwrap();
         prop_assert_eq!(&base.text, &reference_base(&v, &opts).text);
     }
@@ -504,4 +509,86 @@ fn the_derived_probe_sees_a_constant_column() {
     assert!(!probe_says_same(&v, false));
     let plain = crate::json::parse(r#"[{"id":1,"t":"a"},{"id":2,"t":"b"}]"#).unwrap();
     assert!(probe_says_same(&plain, false));
+}
+
+/// Large documents are written holding less (see `auto_with`) and choose
+/// what any other document does: rows where the notation wins with
+/// references, where it wins without, where TOON wins, a look-alike and a
+/// wrapper-shaped root, at each readability floor's variants.
+#[test]
+fn a_large_document_is_written_as_any_other() {
+    let rows = |n: usize, nested: bool| -> Value {
+        Value::Array(
+            (0..n)
+                .map(|i| {
+                    let mut m = Map::new();
+                    m.insert("id", Value::from(i));
+                    m.insert("name", Value::from(format!("user {}", i % 97)));
+                    m.insert("state", Value::from(["open", "closed"][i % 2]));
+                    if nested {
+                        let mut owner = Map::new();
+                        owner.insert("login", Value::from(format!("octo{}", i % 7)));
+                        owner.insert(
+                            "url",
+                            Value::from(format!("https://api.github.com/users/octo{}", i % 7)),
+                        );
+                        m.insert("owner", Value::Object(owner));
+                        m.insert("tags", Value::Array((0..i % 3).map(Value::from).collect()));
+                        let body =
+                            format!("release notes {}: ", i % 3) + &"fixed a bug. ".repeat(20);
+                        m.insert("body", Value::from(body));
+                    }
+                    Value::Object(m)
+                })
+                .collect(),
+        )
+    };
+    let numbers = Value::Array((0..5000).map(|i| Value::from(i * 7)).collect());
+    let mut look_alike = Map::new();
+    look_alike.insert("rows", rows(2000, true));
+    look_alike.insert(
+        "size",
+        crate::json::parse(r#"{"cols":1,"dict":2,"rows":3}"#).unwrap(),
+    );
+    let mut wrapper = Map::new();
+    wrapper.insert(WRAPPER_TAG, Value::from("auto"));
+    wrapper.insert(WRAPPER_VALUE, rows(300, true));
+    let cases = [
+        rows(3000, true),
+        rows(3000, false),
+        numbers,
+        Value::Object(look_alike),
+        Value::Object(wrapper),
+    ];
+    let mut forms = std::collections::BTreeSet::new();
+    for v in &cases {
+        for floor in [3, 4, 5] {
+            for metric in [Metric::Tokens(TokenizerKind::O200k), Metric::Bytes] {
+                let opts = Options {
+                    metric,
+                    min_readability: floor,
+                    ..Options::default()
+                };
+                let toon4 = toon4(&opts.toon);
+                let large = auto_with(v, &opts, &toon4, 0).unwrap();
+                let other = auto_with(v, &opts, &toon4, usize::MAX).unwrap();
+                assert_eq!(
+                    large.text, other.text,
+                    "min readability {floor}, {metric:?}"
+                );
+                assert_eq!(large.describe(), other.describe());
+                forms.insert(large.describe());
+                let back = decode(large.text.as_bytes(), &Default::default()).unwrap();
+                assert!(crate::equiv::equivalent(v, &back), "round trip");
+            }
+        }
+    }
+    // The cases reach the notation with references, with derived columns,
+    // with neither, and JSON.
+    assert!(forms.iter().any(|f| f.contains("references")), "{forms:?}");
+    assert!(forms.iter().any(|f| f.contains("derived")), "{forms:?}");
+    assert!(
+        forms.contains("pith") && forms.contains("json"),
+        "{forms:?}"
+    );
 }
