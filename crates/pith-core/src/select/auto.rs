@@ -26,12 +26,10 @@ pub(super) fn auto(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Resu
 const LARGE: usize = 16 << 20;
 
 /// [`auto`], with a document whose plain TOON text has at least `large`
-/// bytes held to less memory: TOON's text is let go once its floor is read
-/// and written again after the notation, and the cheapest notation document
-/// so far is let go when the next variant is written (the winner written
-/// again if it was let go). Every text is counted as for any other
-/// document, in the same order, so the choice and the text are the same;
-/// the notation is written beside neither TOON's text nor another variant.
+/// bytes held to less memory (see [`large_auto`]): every text is counted
+/// as for any other document, in the same order, so the choice and the
+/// text are the same, but no two of the large texts (TOON's, a notation
+/// document, the next variant) are held at once.
 pub(super) fn auto_with(
     value: &Value,
     opts: &Options,
@@ -61,26 +59,16 @@ pub(super) fn auto_with(
         }
     };
     let len = toon.text.len();
-    let (toon, best) = if len >= large {
-        // A notation document that is TOON's text under the marker is
-        // counted, and costs more than TOON: it is never chosen.
+    if len >= large {
         drop(toon);
-        let bar = Bar {
-            cost: None,
-            text: None,
-            len,
-        };
-        let best = notation_best(value, opts, bar, true, false, &mut meter)?;
-        (toon_doc(value, toon4, Vec::new())?, best)
-    } else {
-        let bar = Bar {
-            cost: None,
-            text: Some(&toon.text),
-            len,
-        };
-        let best = notation_best(value, opts, bar, true, true, &mut meter)?;
-        (toon, best)
+        return large_auto(value, opts, toon4, len, json_floor, &mut meter);
+    }
+    let bar = Bar {
+        cost: None,
+        text: Some(&toon.text),
+        len,
     };
+    let best = notation_best(value, opts, bar, true, true, &mut meter)?;
     let Some((doc, cn)) = best else {
         return Ok(toon_or_json(value, toon, json_floor, &mut meter).0);
     };
@@ -99,6 +87,55 @@ pub(super) fn auto_with(
         (None, Some(_)) => json,
         (None, None) => doc,
     })
+}
+
+/// [`auto_with`] for a large document, whose plain TOON text (`len` bytes)
+/// has been let go: the notation's variants are written and counted, each
+/// let go when the next is written and the cheapest let go too; TOON is
+/// written again and counted, and JSON, as for any other document; the
+/// notation's winner is written again only if it is chosen.
+fn large_auto(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    len: usize,
+    json_floor: usize,
+    meter: &mut Meter,
+) -> Result<Encoded> {
+    let mut shared = shared_for(value, opts, len, true);
+    // A notation document that is TOON's text under the marker is counted
+    // (there is no text to tell it by), and costs more than TOON: it is
+    // never chosen.
+    let bar = Bar {
+        cost: None,
+        text: None,
+        len,
+    };
+    let Some((doc, cn, n)) = pick_variant(&mut shared, opts, bar, false, meter)? else {
+        let toon = toon_doc(value, toon4, Vec::new())?;
+        return Ok(toon_or_json(value, toon, json_floor, meter).0);
+    };
+    drop(doc);
+    let toon = toon_doc(value, toon4, Vec::new())?;
+    // As in `auto_with`: TOON and JSON counted only as far as needed.
+    let tc = meter.cost_unless_over(&toon.text, cn);
+    let bar = tc.unwrap_or(cn);
+    if json_floor <= bar {
+        let json = json_doc(value, Vec::new());
+        let json_wins = match (tc, meter.cost_unless_over(&json.text, bar)) {
+            (Some(tc), Some(jc)) => (jc, json.text.len()) <= (tc, toon.text.len()),
+            (None, jc) => jc.is_some(),
+            (Some(_), None) => false,
+        };
+        if json_wins {
+            return Ok(json);
+        }
+    }
+    if tc.is_some() {
+        return Ok(toon);
+    }
+    drop(toon);
+    write_again(&n, &mut shared)
 }
 
 /// What the notation's documents are measured against.
@@ -132,18 +169,60 @@ pub(super) fn notation_best(
     hold: bool,
     meter: &mut Meter,
 ) -> Result<Option<(Encoded, usize)>> {
-    let tokenizer = notation_options(opts, false, false).tokenizer;
-    // From `auto`, the value has been written as TOON with this depth limit.
+    let mut shared = shared_for(value, opts, bar.len, depth_checked);
+    let Some((doc, c, n)) = pick_variant(&mut shared, opts, bar, hold, meter)? else {
+        return Ok(None);
+    };
+    let doc = match doc {
+        Some(doc) => doc,
+        None => write_again(&n, &mut shared)?,
+    };
+    Ok(Some((doc, c)))
+}
+
+/// What the notation's variants of `value` share, for documents about
+/// `len` bytes long (`depth_checked` as [`crate::notation::Shared::new`]).
+fn shared_for<'a>(
+    value: &'a Value,
+    opts: &Options,
+    len: usize,
+    depth_checked: bool,
+) -> crate::notation::Shared<'a> {
     let mut shared = crate::notation::Shared::new(value, depth_checked);
     // The rival's length, and a little more for the marker and the names.
-    if bar.len > 0 {
-        shared.size_hint = bar.len + bar.len / 16 + 64;
+    if len > 0 {
+        shared.size_hint = len + len / 16 + 64;
     }
-    let (rival, rival_text) = (bar.cost, bar.text);
     // A variant without derived columns tells whether the one with them
     // would write its text again, when the floor admits derived columns.
-    let probe = variants(opts.min_readability).iter().any(|&(_, d)| d);
-    shared.probe_derived = probe;
+    shared.probe_derived = variants(opts.min_readability).iter().any(|&(_, d)| d);
+    shared
+}
+
+/// A variant written again: the same text as when it was first written
+/// (what the variants share is only ever added to, never changed).
+fn write_again(
+    n: &crate::notation::Options,
+    shared: &mut crate::notation::Shared<'_>,
+) -> Result<Encoded> {
+    let (doc, _) = crate::notation::encode_shared(n, shared)?;
+    Ok(pith_doc(doc))
+}
+
+/// [`notation_best`]'s choice among the variants: the cheapest document
+/// (`None` when it was let go, see `hold`), its cost and its options.
+/// With `hold` false, the cheapest document so far is let go when the next
+/// variant is written.
+fn pick_variant(
+    shared: &mut crate::notation::Shared<'_>,
+    opts: &Options,
+    bar: Bar<'_>,
+    hold: bool,
+    meter: &mut Meter,
+) -> Result<Option<(Option<Encoded>, usize, crate::notation::Options)>> {
+    let tokenizer = notation_options(opts, false, false).tokenizer;
+    let probe = shared.probe_derived;
+    let (rival, rival_text) = (bar.cost, bar.text);
     // Per value of `references` (as written): whether derived columns can
     // change the text, once a variant with them has been written.
     let mut derives: [Option<bool>; 2] = [None, None];
@@ -164,7 +243,7 @@ pub(super) fn notation_best(
             let_go = Some((n, c));
         }
         let n = notation_options(opts, references, derived);
-        let (doc, effects) = crate::notation::encode_shared(&n, &mut shared)?;
+        let (doc, effects) = crate::notation::encode_shared(&n, shared)?;
         let derived = derived && effects.derived_columns;
         if n.derived {
             derives[usize::from(references)] = Some(derived);
@@ -210,17 +289,10 @@ pub(super) fn notation_best(
             let_go = None;
         }
     }
-    if let Some((doc, c, _)) = out {
-        return Ok(Some((doc, c)));
+    if let Some((doc, c, n)) = out {
+        return Ok(Some((Some(doc), c, n)));
     }
-    let Some((n, c)) = let_go else {
-        return Ok(None);
-    };
-    // The winner was let go: the same variant, written again with what the
-    // variants share, is the same text.
-    let (doc, _) = crate::notation::encode_shared(&n, &mut shared)?;
-    debug_assert_eq!(Some(doc.text.len()), best.map(|(_, len)| len));
-    Ok(Some((pith_doc(doc), c)))
+    Ok(let_go.map(|(n, c)| (None, c, n)))
 }
 
 /// A notation document as `auto`'s answer.
