@@ -349,6 +349,25 @@ proptest! {
         prop_assert_eq!(fast.text, plain.unwrap().text);
     }
 
+    /// Marks replaced in pieces from the end of the text (as in a large
+    /// document) give the text replaced whole, to the byte: a name is
+    /// anchored at its first use whichever piece holds it.
+    #[test]
+    fn marks_replaced_in_pieces_are_the_text_replaced_whole(
+        v in prop_oneof![lookups(), owners(), sparse(), nested(), value()],
+        piece in 1usize..300,
+        d in any::<bool>(),
+    ) {
+        let n = variant(true, d);
+        let whole = crate::notation::encode(&v, &n).unwrap();
+        crate::notation::encode::PIECE.with(|c| c.set(piece));
+        let in_pieces = crate::notation::encode(&v, &n);
+        crate::notation::encode::PIECE.with(|c| c.set(0));
+        let in_pieces = in_pieces.unwrap();
+        prop_assert_eq!(in_pieces.references, whole.references);
+        prop_assert_eq!(in_pieces.text, whole.text);
+    }
+
     /// A variant with references that says it is the variant without them
     /// is right: that variant writes its text, to the byte, with derived
     /// columns or without. (The values repeat subtrees and strings, so most

@@ -32,6 +32,18 @@ thread_local! {
     pub(crate) static DIRECT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Makes writers replace marks in pieces of this many bytes (0: of
+    /// [`ANCHOR_PIECE`]), so that the pieces' seams are what is tested.
+    pub(crate) static PIECE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A text longer than this has its marks replaced in pieces of about this
+/// many bytes, from its end, each let go once replaced: a large document
+/// is held about once while it is finished, rather than twice.
+const ANCHOR_PIECE: usize = 8 << 20;
+
 /// Flow values shorter than this are written again rather than kept (in
 /// the unit tests every one is kept, so that keeping is what they test).
 const FLOW_KEEP_MIN: usize = if cfg!(test) { 1 } else { 64 };
@@ -230,6 +242,23 @@ impl Context {
     }
 }
 
+/// A mark's context and name, from what stands between its two [`MARK`]s.
+fn read_mark(mark: &str) -> (Context, u32) {
+    let context = if mark.starts_with('f') {
+        Context::Flow
+    } else {
+        Context::Toon
+    };
+    (context, mark[1..].parse().unwrap_or(0))
+}
+
+/// Calls `f` with the name of each mark in `text`.
+fn for_marks(text: &str, mut f: impl FnMut(u32)) {
+    for mark in text.split(MARK).skip(1).step_by(2) {
+        f(read_mark(mark).1);
+    }
+}
+
 /// Text written on the side, with what it uses.
 struct Fragment {
     text: String,
@@ -334,48 +363,94 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// name becomes `&name value`, later ones `*name`, and a name used once
     /// is written as its value. Returns the text and how many names it
     /// anchors.
-    fn anchor(&self, text: String) -> (String, usize) {
+    ///
+    /// A text longer than [`ANCHOR_PIECE`] is done in pieces from its end,
+    /// each starting at a line (a mark holds no line break), the text cut
+    /// short and shrunk after each; the pieces are joined at the end.
+    fn anchor(&self, mut text: String) -> (String, usize) {
         if !text.contains(MARK) {
             return (text, 0);
         }
-        let mut uses = vec![0usize; self.refs.names.len()];
-        let mut parts = text.split(MARK);
-        let mut out = String::with_capacity(text.len());
-        out.push_str(parts.next().unwrap_or(""));
-        let marks: Vec<(Context, u32, &str)> = {
-            let mut v = Vec::new();
-            while let (Some(mark), Some(after)) = (parts.next(), parts.next()) {
-                let context = if mark.starts_with('f') {
-                    Context::Flow
-                } else {
-                    Context::Toon
-                };
-                let id: u32 = mark[1..].parse().unwrap_or(0);
-                uses[id as usize] += 1;
-                v.push((context, id, after));
-            }
-            v
+        let piece = {
+            #[cfg(test)]
+            let piece = match PIECE.with(std::cell::Cell::get) {
+                0 => ANCHOR_PIECE,
+                p => p,
+            };
+            #[cfg(not(test))]
+            let piece = ANCHOR_PIECE;
+            piece
         };
-        let mut seen = vec![false; self.refs.names.len()];
+        // Every name's uses in the whole text; then, as pieces are taken
+        // off its end, its uses in what is left.
+        let mut uses = vec![0usize; self.refs.names.len()];
+        for_marks(&text, |id| uses[id as usize] += 1);
+        if text.len() <= piece {
+            let mut out = String::with_capacity(text.len() + text.len() / 16);
+            let mut before = vec![0usize; uses.len()];
+            let anchors = self.replace_marks(&mut out, &text, &uses, &mut before);
+            return (out, anchors);
+        }
+        let mut left = uses.clone();
+        let mut pieces = Vec::new();
         let mut anchors = 0;
-        for (context, id, after) in marks {
+        while !text.is_empty() {
+            let start = match text.len().checked_sub(piece) {
+                Some(end) if end > 0 => text.as_bytes()[..end]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |at| at + 1),
+                _ => 0,
+            };
+            let region = &text[start..];
+            for_marks(region, |id| left[id as usize] -= 1);
+            let mut before = left.clone();
+            let mut out = String::with_capacity(region.len() + region.len() / 16);
+            anchors += self.replace_marks(&mut out, region, &uses, &mut before);
+            pieces.push(out);
+            text.truncate(start);
+            text.shrink_to_fit();
+        }
+        let mut out = String::with_capacity(pieces.iter().map(String::len).sum());
+        for piece in pieces.into_iter().rev() {
+            out.push_str(&piece);
+        }
+        (out, anchors)
+    }
+
+    /// Writes `region` to `out` with its marks replaced (see [`anchor`]):
+    /// `uses` are each name's uses in the whole text, `before` its uses
+    /// ahead of the region, counted on through it. Returns how many names
+    /// the region anchors.
+    fn replace_marks(
+        &self,
+        out: &mut String,
+        region: &str,
+        uses: &[usize],
+        before: &mut [usize],
+    ) -> usize {
+        let mut anchors = 0;
+        let mut parts = region.split(MARK);
+        out.push_str(parts.next().unwrap_or(""));
+        while let (Some(mark), Some(after)) = (parts.next(), parts.next()) {
+            let (context, id) = read_mark(mark);
             let (name, value) = &self.refs.names[id as usize];
             if uses[id as usize] < 2 {
-                self.value_in(&mut out, value, context);
-            } else if seen[id as usize] {
+                self.value_in(out, value, context);
+            } else if before[id as usize] > 0 {
                 out.push('*');
                 out.push_str(name);
             } else {
-                seen[id as usize] = true;
                 anchors += 1;
                 out.push('&');
                 out.push_str(name);
                 out.push(' ');
-                self.value_in(&mut out, value, context);
+                self.value_in(out, value, context);
             }
+            before[id as usize] += 1;
             out.push_str(after);
         }
-        (out, anchors)
+        anchors
     }
 
     fn value_in(&self, out: &mut String, v: &Value, context: Context) {
