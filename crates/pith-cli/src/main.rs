@@ -19,6 +19,8 @@ mod start;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    start::tune_allocator();
     let run = args::parse()
         .map_err(fail::Failure::Args)
         .and_then(cmd::run);

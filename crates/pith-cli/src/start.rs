@@ -7,6 +7,12 @@
 //! question is asked first: a function the loader runs before any of
 //! Rust's start-up code looks at descriptor 1 and notes whether it is open.
 //! Where no such hook exists, stdout counts as open.
+//!
+//! And how memory is asked for: glibc's allocator serves blocks of up to
+//! 32 MiB from its heap once a large block has been freed, and keeps that
+//! heap when they are freed in turn, so the texts `auto` writes, lets go of
+//! and writes again would stay resident; [`tune_allocator`] keeps blocks
+//! from 128 KiB up in mappings of their own, given back when freed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -60,3 +66,24 @@ static NOTE_STDOUT: extern "C" fn() = note_stdout;
 // SAFETY: as for `.init_array` above.
 #[unsafe(link_section = "__DATA,__mod_init_func")]
 static NOTE_STDOUT: extern "C" fn() = note_stdout;
+
+/// Blocks from this many bytes up are mapped on their own (glibc's default
+/// threshold, kept from rising as large blocks are freed).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MMAP_FROM: libc::c_int = 128 << 10;
+
+/// Fixes glibc's threshold for mapping a block on its own at
+/// [`MMAP_FROM`] (see the module docs). Called first thing in `main`; a
+/// no-op with any other C library.
+pub fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: `mallopt` takes two integers and changes a setting of
+        // the allocator, under its own lock; it reads or writes no memory
+        // of ours.
+        #[allow(unsafe_code)]
+        let set = unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_FROM) };
+        // 0 means the setting was refused; the default then stands.
+        let _ = set;
+    }
+}
