@@ -80,10 +80,10 @@ pub fn tune_allocator() {
     {
         // SAFETY: `mallopt` takes two integers and changes a setting of
         // the allocator, under its own lock; it reads or writes no memory
-        // of ours.
+        // of ours. It returns 0 if it refuses, and the default then stands.
         #[allow(unsafe_code)]
-        let set = unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_FROM) };
-        // 0 means the setting was refused; the default then stands.
-        let _ = set;
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_FROM);
+        }
     }
 }

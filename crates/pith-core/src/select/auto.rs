@@ -45,108 +45,93 @@ pub(super) fn auto_with(
                 Some(c) => c,
                 None => meter.cost(&base.text),
             };
-            let bar = Bar {
-                cost: Some((base_cost, base.text.len())),
-                text: Some(&base.text),
-                len: base.text.len(),
-            };
+            let rival = Some((base_cost, base.text.len()));
             return Ok(
-                match notation_best(value, opts, bar, true, true, &mut meter)? {
+                match notation_best(value, opts, rival, Some(&base.text), true, &mut meter)? {
                     Some((doc, _)) => doc,
                     None => base,
                 },
             );
         }
     };
-    let len = toon.text.len();
-    if len >= large {
-        drop(toon);
-        return large_auto(value, opts, toon4, len, json_floor, &mut meter);
+    if toon.text.len() >= large {
+        return large_auto(value, opts, toon4, toon, json_floor, &mut meter);
     }
-    let bar = Bar {
-        cost: None,
-        text: Some(&toon.text),
-        len,
-    };
-    let best = notation_best(value, opts, bar, true, true, &mut meter)?;
-    let Some((doc, cn)) = best else {
+    let Some((doc, cn)) = notation_best(value, opts, None, Some(&toon.text), true, &mut meter)?
+    else {
         return Ok(toon_or_json(value, toon, json_floor, &mut meter).0);
     };
-    // The notation wins only on fewer tokens than both; TOON and JSON are
-    // counted only as far as that question needs.
-    let tc = meter.cost_unless_over(&toon.text, cn);
-    // What JSON must cost at most to be chosen (it wins ties).
-    let bar = tc.unwrap_or(cn);
-    if json_floor > bar {
-        return Ok(if tc.is_some() { toon } else { doc });
-    }
-    let json = json_doc(value, Vec::new());
-    Ok(match (tc, meter.cost_unless_over(&json.text, bar)) {
-        (Some(tc), Some(jc)) if (jc, json.text.len()) <= (tc, toon.text.len()) => json,
-        (Some(_), _) => toon,
-        (None, Some(_)) => json,
-        (None, None) => doc,
+    Ok(match settle(value, &toon, cn, json_floor, &mut meter) {
+        Kept::Toon => toon,
+        Kept::Json(json) => json,
+        Kept::Notation => doc,
     })
 }
 
-/// [`auto_with`] for a large document, whose plain TOON text (`len` bytes)
-/// has been let go: the notation's variants are written and counted, each
-/// let go when the next is written and the cheapest let go too; TOON is
-/// written again and counted, and JSON, as for any other document; the
-/// notation's winner is written again only if it is chosen.
+/// [`auto_with`] for a large document: plain TOON's text is let go; the
+/// notation's variants are written and counted, each let go when the next
+/// is written and the cheapest let go too; TOON is written again and
+/// [`settle`]d with JSON as for any other document; the notation's winner
+/// is written again only if it is kept.
 fn large_auto(
     value: &Value,
     opts: &Options,
     toon4: &EncodeOptions,
-    len: usize,
+    toon: Encoded,
     json_floor: usize,
     meter: &mut Meter,
 ) -> Result<Encoded> {
-    let mut shared = shared_for(value, opts, len, true);
+    let mut shared = shared_for(value, opts, toon.text.len(), true);
+    drop(toon);
     // A notation document that is TOON's text under the marker is counted
     // (there is no text to tell it by), and costs more than TOON: it is
     // never chosen.
-    let bar = Bar {
-        cost: None,
-        text: None,
-        len,
-    };
-    let Some((doc, cn, n)) = pick_variant(&mut shared, opts, bar, false, meter)? else {
+    let Some((doc, cn, n)) = pick_variant(&mut shared, opts, None, None, false, meter)? else {
         let toon = toon_doc(value, toon4, Vec::new())?;
         return Ok(toon_or_json(value, toon, json_floor, meter).0);
     };
     drop(doc);
     let toon = toon_doc(value, toon4, Vec::new())?;
-    // As in `auto_with`: TOON and JSON counted only as far as needed.
+    match settle(value, &toon, cn, json_floor, meter) {
+        Kept::Toon => Ok(toon),
+        Kept::Json(json) => Ok(json),
+        Kept::Notation => {
+            drop(toon);
+            write_again(&n, &mut shared)
+        }
+    }
+}
+
+/// What [`settle`] keeps.
+enum Kept {
+    Toon,
+    Json(Encoded),
+    Notation,
+}
+
+/// Plain TOON, compact JSON or the notation's cheapest document (of cost
+/// `cn`): the notation wins only on fewer tokens than both, and JSON wins
+/// ties. TOON and JSON are counted only as far as that question needs, and
+/// JSON is not written when its floor already rules it out.
+fn settle(value: &Value, toon: &Encoded, cn: usize, json_floor: usize, meter: &mut Meter) -> Kept {
     let tc = meter.cost_unless_over(&toon.text, cn);
+    // What JSON must cost at most to be chosen.
     let bar = tc.unwrap_or(cn);
     if json_floor <= bar {
         let json = json_doc(value, Vec::new());
-        let json_wins = match (tc, meter.cost_unless_over(&json.text, bar)) {
-            (Some(tc), Some(jc)) => (jc, json.text.len()) <= (tc, toon.text.len()),
-            (None, jc) => jc.is_some(),
-            (Some(_), None) => false,
-        };
-        if json_wins {
-            return Ok(json);
+        match (tc, meter.cost_unless_over(&json.text, bar)) {
+            (Some(tc), Some(jc)) if (jc, json.text.len()) <= (tc, toon.text.len()) => {
+                return Kept::Json(json);
+            }
+            (None, Some(_)) => return Kept::Json(json),
+            _ => {}
         }
     }
     if tc.is_some() {
-        return Ok(toon);
+        Kept::Toon
+    } else {
+        Kept::Notation
     }
-    drop(toon);
-    write_again(&n, &mut shared)
-}
-
-/// What the notation's documents are measured against.
-pub(super) struct Bar<'t> {
-    /// Its cost and bytes: only a document that costs less is kept.
-    pub(super) cost: Option<(usize, usize)>,
-    /// Its text, where it is held: a document that is this text under the
-    /// marker is not counted (it cannot cost less).
-    pub(super) text: Option<&'t str>,
-    /// Its length in bytes, which sizes the documents' text.
-    pub(super) len: usize,
 }
 
 /// The notation documents the floor admits, the cheapest of them; with
@@ -164,13 +149,15 @@ pub(super) struct Bar<'t> {
 pub(super) fn notation_best(
     value: &Value,
     opts: &Options,
-    bar: Bar<'_>,
+    rival: Option<(usize, usize)>,
+    rival_text: Option<&str>,
     depth_checked: bool,
-    hold: bool,
     meter: &mut Meter,
 ) -> Result<Option<(Encoded, usize)>> {
-    let mut shared = shared_for(value, opts, bar.len, depth_checked);
-    let Some((doc, c, n)) = pick_variant(&mut shared, opts, bar, hold, meter)? else {
+    let len = rival_text.map_or(0, str::len);
+    let mut shared = shared_for(value, opts, len, depth_checked);
+    let picked = pick_variant(&mut shared, opts, rival, rival_text, true, meter)?;
+    let Some((doc, c, n)) = picked else {
         return Ok(None);
     };
     let doc = match doc {
@@ -181,7 +168,8 @@ pub(super) fn notation_best(
 }
 
 /// What the notation's variants of `value` share, for documents about
-/// `len` bytes long (`depth_checked` as [`crate::notation::Shared::new`]).
+/// `len` bytes long (0: not known; `depth_checked` as
+/// [`crate::notation::Shared::new`]).
 fn shared_for<'a>(
     value: &'a Value,
     opts: &Options,
@@ -209,20 +197,20 @@ fn write_again(
     Ok(pith_doc(doc))
 }
 
-/// [`notation_best`]'s choice among the variants: the cheapest document
-/// (`None` when it was let go, see `hold`), its cost and its options.
-/// With `hold` false, the cheapest document so far is let go when the next
-/// variant is written.
+/// [`notation_best`]'s choice among the variants, measured against `rival`
+/// and `rival_text` as there: the cheapest document (`None` when it was
+/// let go, see `hold`), its cost and its options. With `hold` false, the
+/// cheapest document so far is let go when the next variant is written.
 fn pick_variant(
     shared: &mut crate::notation::Shared<'_>,
     opts: &Options,
-    bar: Bar<'_>,
+    rival: Option<(usize, usize)>,
+    rival_text: Option<&str>,
     hold: bool,
     meter: &mut Meter,
 ) -> Result<Option<(Option<Encoded>, usize, crate::notation::Options)>> {
     let tokenizer = notation_options(opts, false, false).tokenizer;
     let probe = shared.probe_derived;
-    let (rival, rival_text) = (bar.cost, bar.text);
     // Per value of `references` (as written): whether derived columns can
     // change the text, once a variant with them has been written.
     let mut derives: [Option<bool>; 2] = [None, None];

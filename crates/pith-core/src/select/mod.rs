@@ -153,12 +153,7 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
     }
     if opts.form == Form::Pith {
         // With no rival, the cheapest variant is always there.
-        let bar = auto::Bar {
-            cost: None,
-            text: None,
-            len: 0,
-        };
-        return notation_best(value, opts, bar, false, true, &mut Meter::new(opts.metric))?
+        return notation_best(value, opts, None, None, false, &mut Meter::new(opts.metric))?
             .map_or_else(|| toon_doc(value, &toon4, Vec::new()), |(doc, _)| Ok(doc));
     }
     if opts.form == Form::Json {

@@ -242,6 +242,15 @@ impl Context {
     }
 }
 
+/// The bytes [`Writer::anchor`] replaces marks in at a time.
+fn anchor_piece() -> usize {
+    #[cfg(test)]
+    if let p @ 1.. = PIECE.with(std::cell::Cell::get) {
+        return p;
+    }
+    ANCHOR_PIECE
+}
+
 /// A mark's context and name, from what stands between its two [`MARK`]s.
 fn read_mark(mark: &str) -> (Context, u32) {
     let context = if mark.starts_with('f') {
@@ -371,26 +380,11 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         if !text.contains(MARK) {
             return (text, 0);
         }
-        let piece = {
-            #[cfg(test)]
-            let piece = match PIECE.with(std::cell::Cell::get) {
-                0 => ANCHOR_PIECE,
-                p => p,
-            };
-            #[cfg(not(test))]
-            let piece = ANCHOR_PIECE;
-            piece
-        };
+        let piece = anchor_piece();
         // Every name's uses in the whole text; then, as pieces are taken
         // off its end, its uses in what is left.
         let mut uses = vec![0usize; self.refs.names.len()];
         for_marks(&text, |id| uses[id as usize] += 1);
-        if text.len() <= piece {
-            let mut out = String::with_capacity(text.len() + text.len() / 16);
-            let mut before = vec![0usize; uses.len()];
-            let anchors = self.replace_marks(&mut out, &text, &uses, &mut before);
-            return (out, anchors);
-        }
         let mut left = uses.clone();
         let mut pieces = Vec::new();
         let mut anchors = 0;
@@ -403,10 +397,19 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 _ => 0,
             };
             let region = &text[start..];
-            for_marks(region, |id| left[id as usize] -= 1);
-            let mut before = left.clone();
+            // Ahead of the text's first piece there are no uses.
+            let mut before = if start == 0 {
+                vec![0; uses.len()]
+            } else {
+                for_marks(region, |id| left[id as usize] -= 1);
+                left.clone()
+            };
             let mut out = String::with_capacity(region.len() + region.len() / 16);
             anchors += self.replace_marks(&mut out, region, &uses, &mut before);
+            if start == 0 && pieces.is_empty() {
+                // The whole text in one piece.
+                return (out, anchors);
+            }
             pieces.push(out);
             text.truncate(start);
             text.shrink_to_fit();
