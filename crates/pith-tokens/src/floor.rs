@@ -123,6 +123,31 @@ pub fn text_floor(text: &str) -> usize {
     usize::try_from(total).unwrap_or(0)
 }
 
+/// Whether a floor under `text`'s token count exceeds `hi`: the text is
+/// read in pieces of about [`FLOOR_PIECE`] bytes, each ending right after
+/// a line break where counts add up (see the crate docs), and the floors of
+/// the pieces read so far are summed; the answer is yes as soon as the sum
+/// exceeds `hi`. Each piece's count is at least its floor and the text's
+/// count is the sum of its pieces' counts, so the sum of the floors read so
+/// far is a floor of the whole: a text far over `hi` is told after a part
+/// of it has been read.
+pub fn text_floor_exceeds(text: &str, hi: usize) -> bool {
+    let mut sum = 0usize;
+    let mut from = 0;
+    while from < text.len() {
+        let end = crate::lines::cut_after(text, from + FLOOR_PIECE);
+        sum += text_floor(&text[from..end]);
+        if sum > hi {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// The bytes [`text_floor_exceeds`] reads before it looks at its sum.
+const FLOOR_PIECE: usize = 1 << 16;
+
 #[cfg(all(test, feature = "o200k", feature = "cl100k"))]
 mod tests {
     use super::*;
@@ -157,5 +182,27 @@ mod tests {
         // Tight where it matters: rows of a table.
         let rows = "rows[2]{id,name,price}:\n  1,Elru,956.02\n  2,Zevo,441.48";
         assert!(text_floor(rows) * 10 >= o200k.count(rows) * 6);
+    }
+
+    #[test]
+    fn a_floor_read_in_pieces_stays_under_the_truth() {
+        let o200k = crate::Tokenizer::get(crate::TokenizerKind::O200k);
+        // Many pieces: table rows, indented lines, and lines that do not
+        // start a piece (`/` and white space after a line break).
+        let mut text = String::from("rows[30000]{id,name,score,ok}:\n");
+        for i in 0..30_000 {
+            text.push_str(&format!("  {i},name{i},{i}.5,true\n"));
+            if i % 100 == 0 {
+                text.push_str(&format!("/x{i} it's n\u{e9}e\n   \n"));
+            }
+        }
+        let truth = o200k.count(&text);
+        // Never over the truth, and not far under it: the pieces' floors
+        // sum to more than 40% of it.
+        assert!(text.len() > 8 * FLOOR_PIECE);
+        assert!(text_floor_exceeds(&text, truth * 4 / 10));
+        assert!(!text_floor_exceeds(&text, truth));
+        assert!(!text_floor_exceeds("", 0));
+        assert!(text_floor_exceeds("a b", 1));
     }
 }

@@ -74,7 +74,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use bpe::{Scratch, Vocab};
-pub use floor::text_floor;
+pub use floor::{text_floor, text_floor_exceeds};
 pub use lines::LineCounts;
 use pretoken::{Pattern, Scan};
 

@@ -165,7 +165,7 @@ impl LineCounts {
         // than four bytes per token of `hi` (the floor of prose and data
         // runs at about one piece per four to five bytes); a text of at
         // most `hi` bytes cannot be over at all.
-        if text.len() / 4 > hi && crate::floor::text_floor(text) > hi {
+        if text.len() / 4 > hi && crate::floor::text_floor_exceeds(text, hi) {
             return Bounded::Above;
         }
         if self.direct {
@@ -366,6 +366,26 @@ enum Seen {
 
 /// The end of the segment of `text` that starts at `p`: just after the first
 /// line break where counts add up (see the module docs), or the text's end.
+/// The first place at or after `p` where a segment may end (right after
+/// a line break, where counts add up, as [`segment_end`] cuts), or the
+/// text's end.
+/// `p` need not be on a character boundary; the place returned is.
+pub(crate) fn cut_after(text: &str, p: usize) -> usize {
+    let b = text.as_bytes();
+    let mut from = p;
+    while let Some(k) = b
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&c| c == b'\n'))
+    {
+        let cut = from + k + 1;
+        if cut == b.len() || cuts(&b[cut..]) {
+            return cut;
+        }
+        from = cut;
+    }
+    b.len()
+}
+
 fn segment_end(text: &str, p: usize, fine: bool) -> usize {
     if fine {
         let b = text.as_bytes();
