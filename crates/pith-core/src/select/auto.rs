@@ -145,7 +145,10 @@ fn settle(value: &Value, toon: &Encoded, cn: usize, json_floor: usize, meter: &m
 /// none, is the one without, and so is one with references that used none
 /// and compared no layouts that used one; one with derived columns, when
 /// writing it (or writing the one without, which asks) turned no column
-/// into a derived one, is the one without.
+/// into a derived one, is the one without. And one without references
+/// whose text is that of one with them, its names' marks replaced (all
+/// names primitives, no layout chosen by a text that held one), is taken
+/// from that text rather than written.
 pub(super) fn notation_best(
     value: &Value,
     opts: &Options,
@@ -156,6 +159,10 @@ pub(super) fn notation_best(
 ) -> Result<Option<(Encoded, usize)>> {
     let len = rival_text.map_or(0, str::len);
     let mut shared = shared_for(value, opts, len, depth_checked);
+    // A variant without references may be the one with them, its marks
+    // replaced: kept rather than written again (not for a large document,
+    // whose texts are held one at a time).
+    shared.keep_plain = true;
     let picked = pick_variant(&mut shared, opts, rival, rival_text, true, meter)?;
     let Some((doc, c, n)) = picked else {
         return Ok(None);

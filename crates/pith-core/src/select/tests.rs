@@ -256,7 +256,7 @@ proptest! {
     /// left unwritten rule out never changes the choice.
     #[test]
     fn auto_chooses_what_exact_costs_choose(
-        v in prop_oneof![value(), lookups(), sparse(), nested(), owners()],
+        v in prop_oneof![value(), lookups(), sparse(), nested(), owners(), stamps()],
         floor in 2u8..=5,
         m in 0usize..4,
         indent in 1usize..=2,
@@ -609,5 +609,125 @@ fn a_large_document_is_written_as_any_other() {
     assert!(
         forms.contains("pith") && forms.contains("json"),
         "{forms:?}"
+    );
+}
+
+/// Values whose repeats are long strings only (timestamps, addresses), in
+/// cells, after keys, in flow values and inline arrays, beside constant
+/// and templated columns: names that are all primitives.
+fn stamps() -> impl Strategy<Value = Value> {
+    let stamp = prop::sample::select(vec![
+        "2025-04-16T00:09:46Z",
+        "2025-06-03T16:58:31Z",
+        "https://api.example.org/v1/items",
+        "see https://x.org/a",
+        "1,2 and 3",
+        "*starred*",
+        "long string with \"quotes\"",
+    ]);
+    let row = (
+        stamp.clone(),
+        prop::option::of(stamp.clone()),
+        prop::option::of(primitive()),
+        any::<bool>(),
+    );
+    (
+        prop::collection::vec(row, 1..24),
+        prop::collection::vec(stamp, 0..4),
+        any::<bool>(),
+    )
+        .prop_map(|(rows, extra, root)| {
+            let rows: Vec<Value> = rows
+                .into_iter()
+                .enumerate()
+                .map(|(i, (at, note, p, meta))| {
+                    let mut m = Map::new();
+                    m.insert("id", Value::from(i as i64 + 7));
+                    m.insert("at", Value::from(at));
+                    m.insert("state", Value::from("open"));
+                    m.insert("url", Value::from(format!("https://x.org/r/{}", i + 7)));
+                    if let Some(n) = note {
+                        m.insert("note", Value::from(n));
+                    }
+                    if let Some(p) = p {
+                        m.insert("p", p);
+                    }
+                    if meta {
+                        let inner: Map = [("at", Value::from(at)), ("n", Value::from(i))]
+                            .into_iter()
+                            .collect();
+                        m.insert("meta", Value::Object(inner));
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            if root {
+                return Value::Array(rows);
+            }
+            let mut m = Map::new();
+            m.insert(
+                "first",
+                extra.first().map_or(Value::Null, |s| Value::from(*s)),
+            );
+            m.insert(
+                "seen",
+                Value::Array(extra.iter().map(|s| Value::from(*s)).collect()),
+            );
+            m.insert("rows", Value::Array(rows));
+            Value::Object(m)
+        })
+}
+
+/// A variant without references taken from the text of the variant with
+/// them (its marks replaced, every name a primitive) is the text that
+/// variant writes, to the byte, and says the same of derived columns;
+/// asked with derived columns or without, after one written with them or
+/// without, under both exact tokenizers. Most cases take the text.
+#[test]
+fn a_variant_taken_from_marks_replaced_is_the_one_written() {
+    use proptest::test_runner::{Config, TestRng, TestRunner};
+    let config = Config {
+        cases: 768,
+        ..Config::default()
+    };
+    let rng = TestRng::deterministic_rng(config.rng_algorithm);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let (cases, taken) = (std::cell::Cell::new(0usize), std::cell::Cell::new(0usize));
+    let strategy = (
+        prop_oneof![3 => stamps(), 1 => lookups(), 1 => owners(), 1 => value(), 1 => sparse()],
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    );
+    runner
+        .run(&strategy, |(v, written, asked, cl)| {
+            let mut n = variant(true, written);
+            if cl {
+                n.tokenizer = TokenizerKind::Cl100k;
+            }
+            let mut shared = crate::notation::Shared::new(&v, false);
+            shared.keep_plain = true;
+            shared.probe_derived = true;
+            crate::notation::encode_shared(&n, &mut shared).unwrap();
+            let mut without = n.clone();
+            without.references = false;
+            without.derived = asked;
+            let kept = shared.kept_plain(&without);
+            let (got, effects) = crate::notation::encode_shared(&without, &mut shared).unwrap();
+            let mut fresh = crate::notation::Shared::new(&v, false);
+            fresh.probe_derived = true;
+            let (want, want_effects) =
+                crate::notation::encode_shared(&without, &mut fresh).unwrap();
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(effects.derived_columns, want_effects.derived_columns);
+            cases.set(cases.get() + 1);
+            taken.set(taken.get() + usize::from(kept));
+            Ok(())
+        })
+        .unwrap();
+    let (cases, taken) = (cases.get(), taken.get());
+    assert!(
+        taken * 5 >= cases,
+        "only {taken} of {cases} cases took the text"
     );
 }

@@ -106,6 +106,49 @@ pub(crate) struct Shared<'a> {
     /// Whether a variant without derived columns tells whether the one
     /// with them would write the same text ([`Effects::derived_columns`]).
     pub(crate) probe_derived: bool,
+    /// Whether a variant with references whose names are all primitives
+    /// keeps the text of the variant without them (see [`Plain`]).
+    pub(crate) keep_plain: bool,
+    /// The texts kept so (at most one per value of `derived` written).
+    plain: Vec<Plain>,
+}
+
+/// The text of a variant without references, kept by the variant with them
+/// that was written with the same options otherwise.
+///
+/// A writer whose names are all primitives writes each use of one as a
+/// mark, and nothing else it writes depends on the names: containers are
+/// never named, so no table, group or list is planned otherwise; and when
+/// it compared no layouts of which either held a mark (it was not swayed),
+/// every choice it made is the one the writer without references makes.
+/// So the text without references is its text with each mark replaced by
+/// the value written where the mark stands, as a name used once is: one
+/// pass over the text instead of writing the document again.
+struct Plain {
+    /// The options it was written with (references on).
+    opts: Options,
+    doc: Notation,
+    /// [`Effects::derived_columns`] of the variant that kept it, which
+    /// planned the same tables.
+    derived_columns: bool,
+}
+
+impl Plain {
+    /// Whether this is the text of the variant `opts` (without references).
+    fn answers(&self, opts: &Options) -> bool {
+        let same = Options {
+            references: true,
+            derived: self.opts.derived,
+            ..opts.clone()
+        };
+        if opts.references || same != self.opts {
+            return false;
+        }
+        // With or without derived columns, the same text when planning
+        // turned none (or, written without them and probing, would have
+        // turned none).
+        opts.derived == self.opts.derived || !self.derived_columns
+    }
 }
 
 impl<'a> Shared<'a> {
@@ -119,6 +162,8 @@ impl<'a> Shared<'a> {
             refs: None,
             size_hint: 0,
             probe_derived: false,
+            keep_plain: false,
+            plain: Vec::new(),
         }
     }
 
@@ -127,6 +172,12 @@ impl<'a> Shared<'a> {
     /// without, to the byte.
     pub(crate) fn has_refs(&mut self, tokenizer: crate::tokens::TokenizerKind) -> bool {
         !self.refs(tokenizer).names.is_empty()
+    }
+
+    /// Whether the text of variant `opts` is kept (see [`Plain`]).
+    #[cfg(test)]
+    pub(crate) fn kept_plain(&self, opts: &Options) -> bool {
+        self.plain.iter().any(|p| p.answers(opts))
     }
 
     fn refs(&mut self, tokenizer: crate::tokens::TokenizerKind) -> &Refs<'a> {
@@ -178,8 +229,19 @@ pub(crate) fn encode_shared(
             format!("expected at most {max_depth} levels of nesting, found more"),
         ));
     }
+    if let Some(at) = shared.plain.iter().position(|p| p.answers(opts)) {
+        let plain = shared.plain.swap_remove(at);
+        return Ok((
+            plain.doc,
+            Effects {
+                derived_columns: plain.derived_columns,
+                as_without_references: false,
+            },
+        ));
+    }
     let size_hint = shared.size_hint;
     let probe = shared.probe_derived;
+    let keep_plain = shared.keep_plain;
     let none = Refs::none();
     let refs = if opts.references {
         shared.refs(opts.tokenizer)
@@ -204,6 +266,19 @@ pub(crate) fn encode_shared(
     }
     let prelude = w.prelude();
     body.insert_str(MARKER.len() + 1, &prelude);
+    // The text without references, where it is this one's marks replaced.
+    let plain = (keep_plain
+        && opts.references
+        && prelude.is_empty()
+        && !w.swayed
+        && refs.names.iter().all(|(_, v)| v.is_primitive())
+        && body.contains(MARK))
+    .then(|| {
+        let mut text = String::with_capacity(body.len());
+        let none = vec![0; refs.names.len()];
+        w.replace_marks(&mut text, &body, &none, &mut none.clone());
+        text
+    });
     let (text, anchors) = w.anchor(body);
     let references = w.defined + anchors;
     let doc = Notation {
@@ -211,13 +286,25 @@ pub(crate) fn encode_shared(
         references,
         derived: w.derived,
     };
-    Ok((
-        doc,
-        Effects {
-            derived_columns: w.derive_turned,
-            as_without_references: opts.references && references == 0 && !w.swayed,
-        },
-    ))
+    let effects = Effects {
+        derived_columns: w.derive_turned,
+        as_without_references: opts.references && references == 0 && !w.swayed,
+    };
+    let derived = doc.derived;
+    // A text whose names are each used once is the one without them.
+    if let Some(text) = plain.filter(|_| references > 0) {
+        shared.plain.retain(|p| p.opts.derived != opts.derived);
+        shared.plain.push(Plain {
+            opts: opts.clone(),
+            doc: Notation {
+                text,
+                references: 0,
+                derived,
+            },
+            derived_columns: effects.derived_columns,
+        });
+    }
+    Ok((doc, effects))
 }
 
 /// Brackets the mark of a named primitive in text being written: NUL never
