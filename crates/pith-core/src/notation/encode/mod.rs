@@ -593,11 +593,12 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// [`Writer::cheaper`] for texts that share nothing with what the memo
     /// holds (the cells of one column in every row), `b` the likely cheaper:
     /// counted directly, `b` first, then `a` only if a floor read off its
-    /// bytes does not already exceed `b`'s count, and only as far as needed.
+    /// bytes (read only until it does) does not already exceed `b`'s count,
+    /// and only as far as needed.
     fn cheaper_alone(&self, b: &str, a: &str) -> bool {
         let tokenizer = self.lines.tokenizer();
         let cost = tokenizer.count(b);
-        if tokenizer.kind().is_exact() && crate::tokens::text_floor(a) > cost {
+        if tokenizer.kind().is_exact() && crate::tokens::text_floor_exceeds(a, cost) {
             return true;
         }
         tokenizer.count_unless_under(a, cost + 1).is_some()
