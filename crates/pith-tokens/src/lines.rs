@@ -364,28 +364,30 @@ enum Seen {
     Never,
 }
 
-/// The end of the segment of `text` that starts at `p`: just after the first
-/// line break where counts add up (see the module docs), or the text's end.
-/// The first place at or after `p` where a segment may end (right after
-/// a line break, where counts add up, as [`segment_end`] cuts), or the
-/// text's end.
-/// `p` need not be on a character boundary; the place returned is.
+/// The first place at or after `p` where a segment may end: just after a
+/// line break where counts add up (see the module docs), or the text's
+/// end. `p` need not be on a character boundary; the place returned is.
 pub(crate) fn cut_after(text: &str, p: usize) -> usize {
-    let b = text.as_bytes();
-    let mut from = p;
-    while let Some(k) = b
-        .get(from..)
-        .and_then(|rest| rest.iter().position(|&c| c == b'\n'))
-    {
+    // A line break is a character of its own: none is passed over by
+    // starting at the next character boundary.
+    let mut from = p.min(text.len());
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    while let Some(k) = text[from..].find('\n') {
         let cut = from + k + 1;
-        if cut == b.len() || cuts(&b[cut..]) {
+        if cut == text.len() || cuts(&text.as_bytes()[cut..]) {
             return cut;
         }
         from = cut;
     }
-    b.len()
+    text.len()
 }
 
+/// The end of the segment of `text` that starts at `p`: just after the first
+/// line break where counts add up (see the module docs), or, in a fine memo,
+/// before a `,`, `}` or `]` after an ASCII letter or digit; or the text's
+/// end.
 fn segment_end(text: &str, p: usize, fine: bool) -> usize {
     if fine {
         let b = text.as_bytes();
@@ -401,15 +403,7 @@ fn segment_end(text: &str, p: usize, fine: bool) -> usize {
         }
         return b.len();
     }
-    let mut from = p;
-    while let Some(k) = text[from..].find('\n') {
-        let cut = from + k + 1;
-        if cut == text.len() || cuts(&text.as_bytes()[cut..]) {
-            return cut;
-        }
-        from = cut;
-    }
-    text.len()
+    cut_after(text, p)
 }
 
 /// How many spaces `segment` starts with, when an ASCII digit follows them
@@ -544,6 +538,12 @@ mod tests {
         // No cut before the blank line (it joins `  b`), nor before `/d`
         // (it joins `  c`).
         assert_eq!(ends, [3, 8, 15, text.len()]);
+        // From anywhere, even inside a character, the next such cut.
+        let text = "\u{e9}\u{e9}\n/x\ny\n";
+        assert_eq!(cut_after(text, 1), 8);
+        assert_eq!(cut_after(text, 3), 8);
+        assert_eq!(cut_after(text, 8), text.len());
+        assert_eq!(cut_after(text, 99), text.len());
     }
 
     #[test]
