@@ -84,6 +84,9 @@ pub struct LineCounts {
     direct: bool,
     /// Per number of spaces: their tokens before a digit (0 not known).
     pads: Vec<u32>,
+    /// Whether segments not seen before are remembered (see
+    /// [`LineCounts::remember`]).
+    remember: bool,
 }
 
 impl LineCounts {
@@ -101,7 +104,17 @@ impl LineCounts {
             fine: false,
             direct: false,
             pads: Vec::new(),
+            remember: true,
         }
+    }
+
+    /// Whether segments not seen before are remembered from now on (they
+    /// are unless told otherwise). Texts counted while not remembering
+    /// still find the segments remembered before: a caller whose last texts
+    /// share nothing with each other (a compact JSON text is one line) counts
+    /// them without the memo growing by what they alone hold.
+    pub fn remember(&mut self, on: bool) {
+        self.remember = on;
     }
 
     /// A "memo" that remembers nothing: every count is the tokenizer's own
@@ -304,6 +317,9 @@ impl LineCounts {
             let slot = self.slots[i];
             if slot == 0 {
                 let count = self.tokenizer.count(segment);
+                if !self.remember {
+                    return (count, Seen::Never);
+                }
                 let (at, r) = (self.arena.len(), self.records.len());
                 if at + b.len() > MAX_ARENA || r + 1 > MAX_ARENA {
                     return (count, Seen::Never);
@@ -544,6 +560,32 @@ mod tests {
         assert_eq!(cut_after(text, 3), 8);
         assert_eq!(cut_after(text, 8), text.len());
         assert_eq!(cut_after(text, 99), text.len());
+    }
+
+    /// A memo told not to remember counts exactly, finds what it
+    /// remembered before, and grows by nothing.
+    #[test]
+    fn a_memo_that_does_not_remember_still_finds_what_it_did() {
+        for t in kinds() {
+            let mut memo = LineCounts::new(t);
+            let rows: String = (0..2000).map(|i| format!("r{i},{}\n", i * 3)).collect();
+            assert_eq!(memo.count(&rows), t.count(&rows));
+            let held = (memo.records.len(), memo.arena.len());
+            memo.remember(false);
+            let more = format!("{rows}{}", "new,line\n".repeat(50));
+            for text in [&more, &rows, &more] {
+                assert_eq!(memo.count(text), t.count(text));
+            }
+            assert_eq!((memo.records.len(), memo.arena.len()), held);
+            // Every row is found (a segment found goes on the path; one
+            // counted afresh does not).
+            let seen = memo.path.len();
+            memo.count(&rows);
+            assert_eq!(memo.path.len(), seen + 2000);
+            memo.remember(true);
+            memo.count(&more);
+            assert!(memo.records.len() > held.0);
+        }
     }
 
     #[test]

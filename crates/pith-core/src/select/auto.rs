@@ -114,6 +114,7 @@ enum Kept {
 /// ties. TOON and JSON are counted only as far as that question needs, and
 /// JSON is not written when its floor already rules it out.
 fn settle(value: &Value, toon: &Encoded, cn: usize, json_floor: usize, meter: &mut Meter) -> Kept {
+    meter.last();
     let tc = meter.cost_unless_over(&toon.text, cn);
     // What JSON must cost at most to be chosen.
     let bar = tc.unwrap_or(cn);
@@ -410,6 +411,7 @@ fn toon_or_json(
     json_floor: usize,
     meter: &mut Meter,
 ) -> (Encoded, Option<usize>) {
+    meter.last();
     let toon_cost = match meter.cost_unless_under(&toon.text, json_floor) {
         Some(c) => c,
         // JSON costs more for certain: neither written nor counted.

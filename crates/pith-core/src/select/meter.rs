@@ -31,6 +31,16 @@ impl Meter {
         }
     }
 
+    /// The texts counted from here on are the last of the value's, and
+    /// share nothing with each other that the ones before did not (plain
+    /// TOON, then compact JSON, one line): what they alone hold is not
+    /// remembered.
+    pub(crate) fn last(&mut self) {
+        if let Some(lines) = &mut self.lines {
+            lines.remember(false);
+        }
+    }
+
     /// The cost of `text`.
     pub(crate) fn cost(&mut self, text: &str) -> usize {
         match (&mut self.lines, self.metric) {

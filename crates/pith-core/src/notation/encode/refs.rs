@@ -207,6 +207,13 @@ impl<'a> Walk<'a> {
 
     fn finish(&mut self, at: usize, hash: u64, size: usize) -> (u64, usize) {
         let end = self.nodes.len();
+        if size < MIN_SUBTREE && end == at + 1 {
+            // Too small to be named and holding nothing that may be: not a
+            // candidate (a document of many small objects keeps no node
+            // for each).
+            self.nodes.pop();
+            return (hash, size);
+        }
         let n = &mut self.nodes[at];
         n.hash = hash;
         n.size = size;
