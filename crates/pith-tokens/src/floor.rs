@@ -124,7 +124,7 @@ pub fn text_floor(text: &str) -> usize {
 }
 
 /// Whether a floor under `text`'s token count exceeds `hi`: the text is
-/// read in pieces of about [`FLOOR_PIECE`] bytes, each ending right after
+/// read in pieces of about 64 KiB, each ending right after
 /// a line break where counts add up (see the crate docs), and the floors of
 /// the pieces read so far are summed; the answer is yes as soon as the sum
 /// exceeds `hi`. Each piece's count is at least its floor and the text's
