@@ -376,7 +376,8 @@ enum Seen {
     Before(usize),
     /// Remembered now, as this record.
     New(usize),
-    /// Not remembered (the memo is full, or its probes found no room).
+    /// Not remembered (the memo is full, or told not to remember, or its
+    /// probes found no room).
     Never,
 }
 

@@ -266,10 +266,10 @@ pub(crate) fn encode_shared(
     }
     let prelude = w.prelude();
     body.insert_str(MARKER.len() + 1, &prelude);
-    // The text without references, where it is this one's marks replaced.
+    // The text without references, where it is this one's marks replaced
+    // (names all primitives: nothing is defined in the prelude either).
     let plain = (keep_plain
         && opts.references
-        && prelude.is_empty()
         && !w.swayed
         && refs.names.iter().all(|(_, v)| v.is_primitive())
         && body.contains(MARK))
@@ -290,7 +290,6 @@ pub(crate) fn encode_shared(
         derived_columns: w.derive_turned,
         as_without_references: opts.references && references == 0 && !w.swayed,
     };
-    let derived = doc.derived;
     // A text whose names are each used once is the one without them.
     if let Some(text) = plain.filter(|_| references > 0) {
         shared.plain.retain(|p| p.opts.derived != opts.derived);
@@ -299,7 +298,7 @@ pub(crate) fn encode_shared(
             doc: Notation {
                 text,
                 references: 0,
-                derived,
+                derived: doc.derived,
             },
             derived_columns: effects.derived_columns,
         });
