@@ -16,8 +16,8 @@
 
 /// A floor under the o200k_base and cl100k_base token count of any text,
 /// by the piece rules above read off its bytes, without a
-/// tokenizer and without a branch per byte (it scans a megabyte in well
-/// under a millisecond). Slightly below the rules' count, to stay that cheap:
+/// tokenizer and without a branch per byte (it scans a megabyte in about a
+/// millisecond). Slightly below the rules' count, to stay that cheap:
 ///
 /// * every run of letters, of digits, or of punctuation of two or more
 ///   characters (or of one not before a letter) counts one piece, at its
