@@ -86,8 +86,9 @@ impl Kinds {
     /// Every byte's kind, a line break counted as white space.
     #[inline]
     fn of(block: &[u8; BLOCK]) -> Kinds {
-        // One flag byte per character and kind, then packed to bits: both
-        // loops compile to whole-vector operations.
+        // One flag byte per character and kind (a loop that compiles to
+        // whole-vector compares), then packed to bits, one multiply per
+        // eight flags.
         let mut flags = [[0u8; BLOCK]; 6];
         for (i, &c) in block.iter().enumerate() {
             let letter = (c | 0x20).wrapping_sub(b'a') < 26;
