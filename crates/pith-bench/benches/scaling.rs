@@ -22,6 +22,8 @@
 //!   and checked, and a root type of `n` fields with defaults filled and
 //!   elided;
 //! * alias chains: `n` types, each naming the next, loaded;
+//! * nesting depth: `n` objects each holding the next, over one line of
+//!   `1000 n` numbers, through `auto` (the layouts of each level weighed);
 //! * `Map::from_iter` of `n` keys.
 //!
 //! Run: `cargo bench -p pith-bench --bench scaling` (`-- --runs N`, `-- --check`
@@ -192,6 +194,15 @@ fn main() {
             data: alias_chain,
         },
         Shape {
+            name: "nesting depth: auto encode",
+            n: 16,
+            prepare: |n| {
+                let v = nested_levels(n);
+                Box::new(move || keep(select::encode(&v, &Options::default()).unwrap()))
+            },
+            data: nested_levels,
+        },
+        Shape {
             name: "Map::from_iter",
             n: 10_000,
             prepare: |n| {
@@ -286,6 +297,19 @@ fn metadata_keys(n: usize) -> Value {
         let meta = object([("json_columns".to_owned(), Value::Array(vec![]))]);
         (format!("k{i}_encoding"), meta)
     }))
+}
+
+/// `n` nested objects, each holding the next and a small one of its own,
+/// over an array of `1000 n` numbers (one line, so that the text grows as
+/// the value does): depth and size both grow with `n`.
+fn nested_levels(n: usize) -> Value {
+    let numbers = (0..1000 * n).map(|i| Value::from(i as i64)).collect();
+    let mut v = object([("data".to_owned(), Value::Array(numbers))]);
+    for level in 0..n {
+        let meta = object([("depth".to_owned(), Value::from(level as i64))]);
+        v = object([(format!("level{level}"), v), ("meta".to_owned(), meta)]);
+    }
+    v
 }
 
 fn collections(n: usize) -> Value {

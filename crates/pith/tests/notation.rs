@@ -276,6 +276,38 @@ fn maps_of_objects_become_keyed_tables() {
 }
 
 #[test]
+fn a_long_layout_is_weighed_at_one_level_only() {
+    // `inner`, 3,000 members, is weighed as lines and as one flow value
+    // (about 30 KB), and the flow value is kept. Everything around it that
+    // is weighed again would write and count those 30 KB once more per
+    // level: `outer` is written as lines without being weighed.
+    let members: Vec<String> = (0..3000).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    let json = format!(
+        r#"{{"outer":{{"inner":{{{}}},"n":1}},"b":1}}"#,
+        members.join(",")
+    );
+    let v = pith::json::parse(&json).unwrap();
+    let doc = notation::encode(&v, &options(false, false)).unwrap();
+    assert!(
+        doc.text.starts_with("%pith\nouter:\n  inner: {k0:0,k1:1,"),
+        "{}",
+        &doc.text[..80]
+    );
+    assert!(
+        doc.text.ends_with(",k2999:2999}\n  n: 1\nb: 1"),
+        "{}",
+        &doc.text[doc.text.len() - 80..]
+    );
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(back, v);
+    // Short layouts around short ones are still weighed: a small `outer`
+    // is one flow value.
+    let v = pith::json::parse(r#"{"outer":{"inner":{"k0":0,"k1":1},"n":1},"b":1}"#).unwrap();
+    let doc = notation::encode(&v, &options(false, false)).unwrap();
+    assert_eq!(doc.text, "%pith\nouter: {inner:{k0:0,k1:1},n:1}\nb: 1");
+}
+
+#[test]
 fn ten_thousand_sparse_rows_and_a_wide_row_round_trip() {
     // Rows that share one key: no table of 10,001 mostly empty columns.
     let rows: Vec<Value> = (0..10_000)

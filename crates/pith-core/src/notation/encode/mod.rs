@@ -49,6 +49,11 @@ const ANCHOR_PIECE: usize = 8 << 20;
 const FLOW_KEEP_MIN: usize = if cfg!(test) { 1 } else { 64 };
 /// The most bytes of flow values kept for writing again.
 const FLOW_KEPT: usize = 16 << 20;
+/// Layouts longer than this are weighed at one level only: an object
+/// whose subtree held such a weighing is written as lines, and so is every
+/// object around it (each would write and count the same long text again,
+/// which on a deep document is depth × size).
+const FLOW_MAX: usize = 16 << 10;
 use crate::toon::Spec;
 use crate::toon::encode::quote::{
     Quote, Quoting, is_bare_key, numeric_like, write_key, write_quoted,
@@ -397,6 +402,9 @@ pub(super) struct Writer<'o, 'r, 'a> {
     /// stands): a writer without references would have compared other
     /// texts there, and might have chosen otherwise.
     swayed: bool,
+    /// Whether, inside the value being written, layouts were weighed of
+    /// which one took more than [`FLOW_MAX`] bytes (see `member`).
+    weighed_long: bool,
     /// Flow values written so far: an object compared in both layouts is
     /// written as a flow value again inside the flow value of every object
     /// around it so compared. By the address of the container: where its
@@ -420,6 +428,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             derive_turned: false,
             probe: false,
             swayed: false,
+            weighed_long: false,
             flows: HashMap::default(),
             flow_text: String::new(),
             flow_uses: Vec::new(),
@@ -662,12 +671,27 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             Value::Object(m) => {
                 // As nested lines, as one flow value, or (a map of objects)
                 // as a keyed table: the cheapest.
-                let lines = self.render(|w, o| {
-                    w.indent(o, depth);
-                    write_key_str(o, key);
-                    o.push_str(":\n");
-                    w.object_lines(o, m, depth + 1);
-                });
+                // The lines are written in place; taken out as a layout to
+                // weigh only when they are to be weighed.
+                let outer = std::mem::take(&mut self.weighed_long);
+                let (start, uses, derived) = (out.len(), self.uses.len(), self.derived);
+                self.indent(out, depth);
+                write_key_str(out, key);
+                out.push_str(":\n");
+                self.object_lines(out, m, depth + 1);
+                if std::mem::replace(&mut self.weighed_long, true) {
+                    // Layouts over `FLOW_MAX` bytes were weighed inside:
+                    // this object is not weighed again, nor is any around
+                    // it (each would write, copy and count that long text
+                    // once more, depth × size in all).
+                    return;
+                }
+                self.weighed_long = false;
+                let lines = Fragment {
+                    text: out.split_off(start),
+                    uses: self.uses.split_off(uses),
+                    derived: std::mem::replace(&mut self.derived, derived) - derived,
+                };
                 let flow = self.render(|w, o| {
                     w.indent(o, depth);
                     write_key_str(o, key);
@@ -680,9 +704,15 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                     let keyed = self.render(|w, o| {
                         w.table(o, Some(key), &rows, tally, Some(&names), depth);
                     });
+                    self.weighed_long |= outer
+                        || [&lines, &flow, &keyed]
+                            .iter()
+                            .any(|f| f.text.len() > FLOW_MAX);
                     let pick = self.render(|w, o| w.keep_cheaper(o, lines, flow));
                     self.keep_cheaper(out, pick, keyed);
                 } else {
+                    self.weighed_long |=
+                        outer || [&lines, &flow].iter().any(|f| f.text.len() > FLOW_MAX);
                     self.keep_cheaper(out, lines, flow);
                 }
             }
