@@ -58,10 +58,7 @@ fn main() {
         Shape {
             name: "object width: auto encode",
             n: 5_000,
-            prepare: |n| {
-                let v = metadata_keys(n);
-                Box::new(move || keep(select::encode(&v, &Options::default()).unwrap()))
-            },
+            prepare: |n| auto(metadata_keys(n)),
             data: metadata_keys,
         },
         Shape {
@@ -89,10 +86,7 @@ fn main() {
         Shape {
             name: "collections: auto encode",
             n: 2_000,
-            prepare: |n| {
-                let v = collections(n);
-                Box::new(move || keep(select::encode(&v, &Options::default()).unwrap()))
-            },
+            prepare: |n| auto(collections(n)),
             data: collections,
         },
         Shape {
@@ -111,10 +105,7 @@ fn main() {
         Shape {
             name: "references of one name: auto encode",
             n: 1_000,
-            prepare: |n| {
-                let v = repeated_stamps(n);
-                Box::new(move || keep(select::encode(&v, &Options::default()).unwrap()))
-            },
+            prepare: |n| auto(repeated_stamps(n)),
             data: repeated_stamps,
         },
         Shape {
@@ -196,10 +187,7 @@ fn main() {
         Shape {
             name: "nesting depth: auto encode",
             n: 16,
-            prepare: |n| {
-                let v = nested_levels(n);
-                Box::new(move || keep(select::encode(&v, &Options::default()).unwrap()))
-            },
+            prepare: |n| auto(nested_levels(n)),
             data: nested_levels,
         },
         Shape {
@@ -282,6 +270,11 @@ fn spread(median: Duration, times: &[Duration]) -> String {
         ms(times[0]),
         ms(times[times.len() - 1])
     )
+}
+
+/// `v` through `auto`, with the default options.
+fn auto(v: Value) -> Box<dyn FnMut()> {
+    Box::new(move || keep(select::encode(&v, &Options::default()).unwrap()))
 }
 
 fn form(form: Form) -> Options {

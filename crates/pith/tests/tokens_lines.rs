@@ -223,6 +223,62 @@ proptest! {
     }
 }
 
+/// The floor is read 64 bytes at a time: texts of several blocks, and
+/// every cut around block ends, count what the rules say.
+#[test]
+fn the_block_floor_is_the_floor_a_character_at_a_time() {
+    // Every kind of character, and the line break before `/`, placed
+    // at random, around block ends included.
+    let alphabet: [&str; 21] = [
+        "a",
+        "Z",
+        "q",
+        "0",
+        "9",
+        " ",
+        "\t",
+        "\n",
+        "/",
+        "'",
+        "\r",
+        "\u{1}",
+        "\u{7f}",
+        ",",
+        ":",
+        "\"",
+        "{",
+        "]",
+        "-",
+        "\u{e9}",
+        "\u{1f600}",
+    ];
+    let mut seed = 0x5eed_u64;
+    let mut next = |below: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % below
+    };
+    for n in 0..20_000 {
+        let len = n % 300;
+        let mut text = String::new();
+        while text.len() < len {
+            text.push_str(alphabet[next(alphabet.len())]);
+        }
+        assert_eq!(text_floor(&text), by_the_rules(&text), "{text:?}");
+    }
+    // A line break at a block's last byte, with `/` first in the next.
+    for at in [62, 63, 64, 65, 127, 128] {
+        let mut text = "a".repeat(at);
+        text.push_str("\n/b c\n/");
+        for cut in at..=text.len() {
+            let t = &text[..cut];
+            assert_eq!(text_floor(t), by_the_rules(t), "{t:?}");
+        }
+    }
+    assert_eq!(text_floor(""), 0);
+}
+
 /// The classes as `regex-syntax` (the parser behind tiktoken's regex
 /// engine) defines them, one entry per scalar value.
 fn reference_classes() -> Vec<u8> {

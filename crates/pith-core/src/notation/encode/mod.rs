@@ -366,6 +366,14 @@ struct Fragment {
     derived: usize,
 }
 
+/// A place in the text being written, with the names and derived columns
+/// used up to it (see [`Writer::mark`]).
+struct Mark {
+    text: usize,
+    uses: usize,
+    derived: usize,
+}
+
 impl Fragment {
     /// Whether the text uses a name: `*name` or a named primitive's mark.
     fn names_any(&self) -> bool {
@@ -626,6 +634,27 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         }
     }
 
+    /// Where `out`, the names used and the derived columns stand now, for
+    /// [`Writer::cut`].
+    fn mark(&self, out: &str) -> Mark {
+        Mark {
+            text: out.len(),
+            uses: self.uses.len(),
+            derived: self.derived,
+        }
+    }
+
+    /// What was written to `out` since `mark`, taken back out as the
+    /// fragment [`Writer::render`] would have written on the side (what
+    /// [`Writer::keep`] undone).
+    fn cut(&mut self, out: &mut String, mark: Mark) -> Fragment {
+        Fragment {
+            text: out.split_off(mark.text),
+            uses: self.uses.split_off(mark.uses),
+            derived: std::mem::replace(&mut self.derived, mark.derived) - mark.derived,
+        }
+    }
+
     fn keep(&mut self, out: &mut String, f: Fragment) {
         out.push_str(&f.text);
         self.uses.extend(f.uses);
@@ -674,45 +703,37 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 // The lines are written in place; taken out as a layout to
                 // weigh only when they are to be weighed.
                 let outer = std::mem::take(&mut self.weighed_long);
-                let (start, uses, derived) = (out.len(), self.uses.len(), self.derived);
+                let mark = self.mark(out);
                 self.indent(out, depth);
                 write_key_str(out, key);
                 out.push_str(":\n");
                 self.object_lines(out, m, depth + 1);
-                if std::mem::replace(&mut self.weighed_long, true) {
+                if self.weighed_long {
                     // Layouts over `FLOW_MAX` bytes were weighed inside:
-                    // this object is not weighed again, nor is any around
-                    // it (each would write, copy and count that long text
-                    // once more, depth × size in all).
+                    // this object is not weighed again, nor (the flag stays
+                    // set) is any around it: each would write, copy and
+                    // count that long text once more, depth × size in all.
                     return;
                 }
-                self.weighed_long = false;
-                let lines = Fragment {
-                    text: out.split_off(start),
-                    uses: self.uses.split_off(uses),
-                    derived: std::mem::replace(&mut self.derived, derived) - derived,
-                };
+                let lines = self.cut(out, mark);
                 let flow = self.render(|w, o| {
                     w.indent(o, depth);
                     write_key_str(o, key);
                     o.push_str(": ");
                     w.flow_inner(o, v);
                 });
+                self.weighed_long =
+                    outer || lines.text.len() > FLOW_MAX || flow.text.len() > FLOW_MAX;
                 let keyed = if m.len() >= 2 { self.map_rows(m) } else { None };
                 if let Some((rows, tally)) = keyed {
                     let names: Vec<&str> = m.keys().map(|k| k.as_str()).collect();
                     let keyed = self.render(|w, o| {
                         w.table(o, Some(key), &rows, tally, Some(&names), depth);
                     });
-                    self.weighed_long |= outer
-                        || [&lines, &flow, &keyed]
-                            .iter()
-                            .any(|f| f.text.len() > FLOW_MAX);
+                    self.weighed_long |= keyed.text.len() > FLOW_MAX;
                     let pick = self.render(|w, o| w.keep_cheaper(o, lines, flow));
                     self.keep_cheaper(out, pick, keyed);
                 } else {
-                    self.weighed_long |=
-                        outer || [&lines, &flow].iter().any(|f| f.text.len() > FLOW_MAX);
                     self.keep_cheaper(out, lines, flow);
                 }
             }
