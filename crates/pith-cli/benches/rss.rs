@@ -7,6 +7,14 @@
 //! `decode` writes back. Every decode's output is checked against that JSON,
 //! byte for byte.
 //!
+//! Beside each shape it prints what the value tree `pith::json::parse`
+//! builds of the shape's JSON takes by itself, measured in the builder's
+//! process with a counting allocator: the bytes asked of the allocator (a
+//! floor under the tree's cost with any allocator), and the same
+//! allocations in glibc's chunks (what the `pith` binary's allocator takes
+//! for them: 16-byte multiples with an 8-byte header, 32 at least). Every
+//! encode and decode below holds that tree, or its equal, at its peak.
+//!
 //! Targets: at most 6x for the 200 MB array of objects, at most 8x for every
 //! other shape. Exits 1 when one is missed (or a run fails, or takes longer
 //! than `PITH_RSS_TIMEOUT` seconds, 600 unless told).
@@ -18,10 +26,81 @@
 // Reading a child's resource usage takes `wait4`, a C call.
 #![allow(unsafe_code)]
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// Live heap bytes as asked for, and as glibc's chunks hold them.
+static ASKED: AtomicUsize = AtomicUsize::new(0);
+static CHUNKED: AtomicUsize = AtomicUsize::new(0);
+
+/// The system allocator, counting what is live (see the module docs).
+struct Counting;
+
+/// The chunk glibc's malloc takes for `n` bytes on a 64-bit target: the
+/// request and an 8-byte header, rounded up to 16, and 32 at least.
+fn chunk(n: usize) -> usize {
+    (n.saturating_add(8 + 15) & !15).max(32)
+}
+
+fn grow(asked: usize) {
+    ASKED.fetch_add(asked, Ordering::Relaxed);
+    CHUNKED.fetch_add(chunk(asked), Ordering::Relaxed);
+}
+
+fn shrink(asked: usize) {
+    ASKED.fetch_sub(asked, Ordering::Relaxed);
+    CHUNKED.fetch_sub(chunk(asked), Ordering::Relaxed);
+}
+
+// SAFETY: every call forwards to the system allocator unchanged; the
+// counters are plain atomics updated after it succeeds.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grow(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.dealloc(ptr, layout) };
+        shrink(layout.size());
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            shrink(layout.size());
+            grow(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// The heap `pith::json::parse` leaves live for `json`, as (bytes asked
+/// for, bytes in glibc's chunks).
+fn tree_size(json: &str) -> (usize, usize) {
+    let before = (
+        ASKED.load(Ordering::Relaxed),
+        CHUNKED.load(Ordering::Relaxed),
+    );
+    let tree = pith::json::parse(json).expect("the shape's JSON parses");
+    let after = (
+        ASKED.load(Ordering::Relaxed),
+        CHUNKED.load(Ordering::Relaxed),
+    );
+    drop(tree);
+    (after.0 - before.0, after.1 - before.1)
+}
 
 /// One shape: its name, the most peak memory allowed per byte of its JSON,
 /// how to write its JSON (or, for a shape given as TOON, its TOON and
@@ -95,6 +174,8 @@ fn main() {
         if let Some(given) = &built.given {
             std::fs::write(dir.join("given.txt"), given).expect("write the shape");
         }
+        let (asked, chunked) = tree_size(&built.json);
+        println!("{asked} {chunked}");
         return;
     }
     let only: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
@@ -119,9 +200,17 @@ fn main() {
         let built = Command::new(std::env::current_exe().expect("the bench's path"))
             .args(["--build", shape.name])
             .arg(&dir)
-            .status()
+            .stderr(Stdio::inherit())
+            .output()
             .expect("start the shape's builder");
-        assert!(built.success(), "building {} failed", shape.name);
+        assert!(built.status.success(), "building {} failed", shape.name);
+        let tree: Vec<f64> = String::from_utf8_lossy(&built.stdout)
+            .split_whitespace()
+            .map(|n| n.parse().expect("the builder prints two sizes"))
+            .collect();
+        let [asked, chunked] = tree[..] else {
+            panic!("the builder of {} printed {tree:?}", shape.name);
+        };
         let json_path = dir.join("doc.json");
         let given_path = dir.join("given.txt");
         let size = std::fs::metadata(&json_path).expect("the shape").len() as f64;
@@ -130,6 +219,14 @@ fn main() {
             shape.name,
             size / 1e6,
             shape.limit
+        );
+        println!(
+            "  {:<34} {:>8.1} MB asked ({:.2}x), {:.1} MB in glibc chunks ({:.2}x)",
+            "the parsed value tree alone",
+            asked / 1e6,
+            asked / size,
+            chunked / 1e6,
+            chunked / size
         );
         for r in &shape.runs {
             let input = match r.input {

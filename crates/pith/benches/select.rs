@@ -6,7 +6,13 @@
 //! * `pith::toon::encode` (plain TOON, the yardstick);
 //! * `pith::select::encode` with `auto` and `--select bytes`;
 //! * `pith::select::encode` with `auto` and `--select tokens` (o200k);
-//! * on the nested file also `hoisted-compact`, for scale.
+//! * `hoisted-compact`, for scale;
+//! * the parts of `--select tokens` that no choice of candidates skips:
+//!   `pith::notation::encode` with references (the walk that finds them
+//!   and the writer; `auto` asks whether references pay on every value),
+//!   and one exact o200k count of the text `auto` chooses (whatever else
+//!   is counted, the winner is, whole). The sum of their medians is a
+//!   floor under `auto`'s time as `auto` is built.
 //!
 //! Medians are reported, with the fastest and slowest run beside each
 //! (the spread), and ratios of medians to plain TOON. Targets: `--select
@@ -41,8 +47,13 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
     let bytes = opts(Form::Auto, Metric::Bytes);
     let tokens = opts(Form::Auto, Metric::Tokens(TokenizerKind::O200k));
     let compact = opts(Form::HoistedCompact, Metric::Bytes);
+    let with_refs = pith::notation::Options::default()
+        .references(true)
+        .tokenizer(TokenizerKind::O200k);
+    let o200k = pith::tokens::Tokenizer::get(TokenizerKind::O200k);
     // Warm the vocabulary up outside the timings.
-    pith::tokens::Tokenizer::get(TokenizerKind::O200k).count("warm up");
+    o200k.count("warm up");
+    let chosen = pith::select::encode(&value, &tokens).expect("encodes").text;
     for o in [&bytes, &tokens] {
         let out = pith::select::encode(&value, o).expect("encodes");
         let back = pith::select::decode(out.text.as_bytes(), &Default::default()).expect("decodes");
@@ -63,6 +74,12 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
         }),
         Contestant::new("hoisted-compact", || {
             std::hint::black_box(pith::select::encode(&value, &compact).unwrap());
+        }),
+        Contestant::new("notation with refs", || {
+            std::hint::black_box(pith::notation::encode(&value, &with_refs).unwrap());
+        }),
+        Contestant::new("count auto's text", || {
+            std::hint::black_box(o200k.count(&chosen));
         }),
     ];
     let medians = measure(&mut cs, runs);
@@ -85,6 +102,13 @@ fn bench_file(file: &str, runs: usize) -> Vec<String> {
     );
     ratio("auto --select tokens", medians[2] / medians[0], Some(5.0));
     ratio("hoisted-compact", medians[3] / medians[0], None);
+    ratio("notation with refs", medians[4] / medians[0], None);
+    ratio("count auto's text", medians[5] / medians[0], None);
+    ratio(
+        "the two together (a floor under tokens)",
+        (medians[4] + medians[5]) / medians[0],
+        None,
+    );
     missed
 }
 
