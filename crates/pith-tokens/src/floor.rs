@@ -37,7 +37,16 @@
 /// kinds before it, at it and after it, is worked out for the whole block
 /// at once from the masks and their neighbours' bits.
 pub fn text_floor(text: &str) -> usize {
-    let bytes = text.as_bytes();
+    let mut total = 0;
+    each_block_share(text.as_bytes(), |share| total += share);
+    usize::try_from(total).unwrap_or(0)
+}
+
+/// Calls `f` with the sum of the shares of each 64-byte block of `bytes`
+/// in turn (a last, shorter block padded with white space), as
+/// [`text_floor`] reads them.
+#[inline]
+fn each_block_share(bytes: &[u8], mut f: impl FnMut(isize)) {
     let blocks = bytes.chunks_exact(BLOCK);
     let tail = blocks.remainder();
     let mut padded = [b' '; BLOCK];
@@ -50,19 +59,64 @@ pub fn text_floor(text: &str) -> usize {
         .map(Kinds::of)
         .chain(std::iter::once(Kinds::default()));
     let Some(mut here) = kinds.next() else {
-        return 0;
+        return;
     };
-    let mut total: isize = 0;
     // Whether the last character of the block before is punctuation
     // (white space before the text).
     let mut punct_before = 0;
     for next in kinds {
         here.settle_line_breaks(&next);
-        total += here.shares(&next, punct_before);
+        f(here.shares(&next, punct_before));
         punct_before = here.punct >> (BLOCK - 1);
         here = next;
     }
-    usize::try_from(total).unwrap_or(0)
+}
+
+/// Floors under the token count of what is left of a text from any of its
+/// piece boundaries on, read off its bytes once.
+///
+/// From a piece boundary `p` on, the pieces are those of `text[p..]` on its
+/// own, so their count is at least `text_floor(&text[p..])`. Every
+/// character's share in [`text_floor`] depends only on the kinds of the
+/// characters before it, at it and after it, and is -1, 0 or 1; in
+/// `text[p..]` alone only the first character has another one before it
+/// (none), which can only take its share from 1 to 0 (a lone punctuation
+/// mark before a letter). So the floor of the rest is at least the shares
+/// of the characters from `p` on as the whole text reads them, less one;
+/// and those are the whole text's shares less the blocks' before `p`'s, less
+/// at most one for each character of `p`'s block before it.
+pub(crate) struct RestFloors {
+    /// Per block: the sum of the shares of the blocks before it.
+    before: Vec<isize>,
+    /// The sum of every block's shares.
+    total: isize,
+}
+
+impl RestFloors {
+    /// The shares of `bytes`' blocks, summed (one pass of [`text_floor`],
+    /// read whole: a share may be -1, so a sum read part way tells
+    /// nothing of the whole's).
+    pub(crate) fn new(bytes: &[u8]) -> RestFloors {
+        let mut before = Vec::with_capacity(bytes.len() / BLOCK + 1);
+        let mut total = 0;
+        each_block_share(bytes, |share| {
+            before.push(total);
+            total += share;
+        });
+        RestFloors { before, total }
+    }
+
+    /// A floor under the token count of the text from piece boundary `p`
+    /// on (see the type's docs).
+    #[inline]
+    pub(crate) fn at(&self, p: usize) -> usize {
+        let Some(&before) = self.before.get(p / BLOCK) else {
+            return 0;
+        };
+        // At most one a character: the block's characters before `p`.
+        let ahead = (p % BLOCK) as isize;
+        usize::try_from(self.total - before - ahead - 1).unwrap_or(0)
+    }
 }
 
 /// Bytes per block of [`text_floor`]: one bit each in a `u64`.
@@ -155,7 +209,7 @@ fn pack(flags: &[u8; BLOCK]) -> u64 {
 }
 
 /// Whether a floor under `text`'s token count exceeds `hi`: the text is
-/// read in pieces of about 64 KiB, each ending right after
+/// read in pieces of about 16 KiB, each ending right after
 /// a line break where counts add up (see the crate docs), and the floors of
 /// the pieces read so far are summed; the answer is yes as soon as the sum
 /// exceeds `hi`. Each piece's count is at least its floor and the text's
@@ -163,21 +217,37 @@ fn pack(flags: &[u8; BLOCK]) -> u64 {
 /// far is a floor of the whole: a text far over `hi` is told after a part
 /// of it has been read.
 pub fn text_floor_exceeds(text: &str, hi: usize) -> bool {
+    floors_from_cuts(text, hi).is_none()
+}
+
+/// [`text_floor_exceeds`]'s pieces, when their floors sum to at most
+/// `hi`: where each starts, with the sum of the floors of it and every
+/// piece after it, a floor under the count of the text from its start on
+/// (counts add up where a piece starts). `None` once the sum exceeds `hi`.
+pub(crate) fn floors_from_cuts(text: &str, hi: usize) -> Option<Vec<(usize, usize)>> {
+    let mut pieces = Vec::new();
     let mut sum = 0usize;
     let mut from = 0;
     while from < text.len() {
         let end = crate::lines::cut_after(text, from + FLOOR_PIECE);
-        sum += text_floor(&text[from..end]);
+        let floor = text_floor(&text[from..end]);
+        sum += floor;
         if sum > hi {
-            return true;
+            return None;
         }
+        pieces.push((from, floor));
         from = end;
     }
-    false
+    let mut rest = 0;
+    for (_, floor) in pieces.iter_mut().rev() {
+        rest += *floor;
+        *floor = rest;
+    }
+    Some(pieces)
 }
 
 /// The bytes [`text_floor_exceeds`] reads before it looks at its sum.
-const FLOOR_PIECE: usize = 1 << 16;
+const FLOOR_PIECE: usize = 1 << 14;
 
 #[cfg(all(test, feature = "o200k", feature = "cl100k"))]
 mod tests {
@@ -213,6 +283,92 @@ mod tests {
         // Tight where it matters: rows of a table.
         let rows = "rows[2]{id,name,price}:\n  1,Elru,956.02\n  2,Zevo,441.48";
         assert!(text_floor(rows) * 10 >= o200k.count(rows) * 6);
+    }
+
+    /// Texts of every kind of character the floor tells apart, in runs:
+    /// letters, digits, punctuation runs, white space and line breaks,
+    /// `\n/`, joiners (`'`, control characters, 2- to 4-byte UTF-8).
+    fn mixed_texts() -> Vec<String> {
+        const PARTS: &[&str] = &[
+            "word",
+            "Ab",
+            "x",
+            "12",
+            "7",
+            "2025",
+            ",",
+            ":",
+            "\"",
+            "{",
+            "}]",
+            "...",
+            "-",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\n  ",
+            "\n/",
+            "//",
+            "'",
+            "'s",
+            "\u{1}",
+            "\u{7f}",
+            "é",
+            "日本",
+            "\u{1f600}",
+            "\r\n",
+            "a,b",
+            ",\"",
+            "\":",
+            "-1.5e3",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        (0..24)
+            .map(|i| {
+                let len = [0, 1, 63, 64, 65, 700, 3000, 5000][i % 8];
+                let mut t = String::new();
+                while t.len() < len {
+                    t.push_str(PARTS[(next() % PARTS.len() as u64) as usize]);
+                }
+                t
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_rest_floors_stay_under_the_rests_own_floor() {
+        // The locality argument of `RestFloors`, checked exactly: from any
+        // character on, not only a piece boundary.
+        for text in mixed_texts() {
+            let rest = RestFloors::new(text.as_bytes());
+            assert_eq!(rest.at(0), text_floor(&text).saturating_sub(1), "{text:?}");
+            for p in (0..=text.len()).filter(|&p| text.is_char_boundary(p)) {
+                let own = text_floor(&text[p..]);
+                assert!(rest.at(p) <= own, "{text:?} at {p}: {} > {own}", rest.at(p));
+            }
+        }
+    }
+
+    #[test]
+    fn the_rest_floors_stay_under_the_rests_count() {
+        let o200k = crate::Tokenizer::get(crate::TokenizerKind::O200k);
+        let cl100k = crate::Tokenizer::get(crate::TokenizerKind::Cl100k);
+        for text in mixed_texts().iter().filter(|t| t.len() <= 700) {
+            let rest = RestFloors::new(text.as_bytes());
+            for p in (0..=text.len()).filter(|&p| text.is_char_boundary(p)) {
+                // Any count of a text is at least its floor; from a piece
+                // boundary on, the rest's count is that of `text[p..]`.
+                let (o, c) = (o200k.count(&text[p..]), cl100k.count(&text[p..]));
+                assert!(rest.at(p) <= o.min(c), "{text:?} at {p}");
+            }
+        }
     }
 
     #[test]

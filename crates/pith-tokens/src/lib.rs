@@ -446,6 +446,11 @@ struct HotEntry {
 /// The bits of a [`HotEntry`]'s second word that hold the token count.
 const HOT_COUNT: u64 = 0xf << 56;
 
+/// Texts from this many bytes on are counted under an upper bound with
+/// [`floor::RestFloors`] beside them (for shorter ones the floor's pass
+/// would cost about what it may save).
+const REST_FLOORS_FROM: usize = 4096;
+
 thread_local! {
     static WORK: RefCell<Work> = RefCell::new(Work::default());
 }
@@ -465,6 +470,16 @@ impl Bpe {
         let Some(slack) = text.len().checked_sub(lo) else {
             return Bounded::Below;
         };
+        // Under a bound, a long text is over it as soon as the tokens
+        // counted and a floor under the rest's are: a text far over `hi`
+        // is told after a little of it is tokenized, or none. The floors
+        // are read where they may tell, as `LineCounts` reads them: a
+        // text of more than four bytes per token of `hi`.
+        let rest = (text.len() >= REST_FLOORS_FROM && text.len() / 4 > hi)
+            .then(|| floor::RestFloors::new(text));
+        if rest.as_ref().is_some_and(|r| r.at(0) > hi) {
+            return Bounded::Above;
+        }
         self.with_work(|work| {
             let mut scan = Scan::<false>::new(text);
             let mut total = 0;
@@ -478,6 +493,11 @@ impl Bpe {
                 }
                 if p - total > slack {
                     return Bounded::Below;
+                }
+                if let Some(r) = &rest
+                    && total + r.at(p) > hi
+                {
+                    return Bounded::Above;
                 }
             }
             Bounded::Exact(total)
@@ -740,6 +760,31 @@ mod tests {
                     assert!(under == Some(n) || (under.is_none() && n < lo));
                     let over = t.count_unless_over(text, lo);
                     assert!(over == Some(n) || (over.is_none() && n > lo));
+                }
+            }
+        }
+        // Long texts, counted beside the floors of their rests: over a
+        // bound only when the count is.
+        let mut long_texts = vec![
+            "word ".repeat(2_000),
+            "rows[3]{id,name}:\n".to_string() + &"  1,Alice it's 42\n/x\n".repeat(400),
+            "{\"a\":[1,2,\"x\"],\"b\":\"\u{e9}t\u{e9} \u{1}\"}".repeat(300),
+        ];
+        long_texts.push(long_texts.concat());
+        for &kind in TokenizerKind::ALL {
+            let t = Tokenizer::get(kind);
+            for text in &long_texts {
+                assert!(text.len() >= REST_FLOORS_FROM);
+                let n = t.count(text);
+                for hi in (0..=n + 2)
+                    .step_by(n / 97 + 1)
+                    .chain(n.saturating_sub(3)..n + 3)
+                {
+                    match t.count_bounded(text, 0, hi) {
+                        Bounded::Above => assert!(n > hi, "{kind}: {n} <= {hi}"),
+                        Bounded::Exact(m) => assert!(m == n && n <= hi, "{kind}: {m} {n} {hi}"),
+                        Bounded::Below => panic!("{kind}: below 0"),
+                    }
                 }
             }
         }

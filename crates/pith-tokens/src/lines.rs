@@ -167,7 +167,9 @@ impl LineCounts {
 
     /// [`Tokenizer::count_bounded`], segment by segment: a segment's tokens
     /// are never more than its bytes, so once the tokens counted plus the
-    /// bytes left fall under `lo` the count is under `lo`.
+    /// bytes left fall under `lo` the count is under `lo`; and once they
+    /// and a floor under the count of the rest exceed `hi`, it is over
+    /// `hi`.
     fn count_bounded(&mut self, text: &str, lo: usize, hi: usize) -> Bounded {
         if self.tokenizer.bpe.is_none() {
             return self.tokenizer.count_bounded(text, lo, hi);
@@ -178,9 +180,19 @@ impl LineCounts {
         // than four bytes per token of `hi` (the floor of prose and data
         // runs at about one piece per four to five bytes); a text of at
         // most `hi` bytes cannot be over at all.
-        if text.len() / 4 > hi && crate::floor::text_floor_exceeds(text, hi) {
-            return Bounded::Above;
-        }
+        // Read so, the floors also give one under the count of the text
+        // from the start of each piece on: where the count of the segments
+        // so far and that floor exceed `hi`, the text is over it.
+        let rests = if text.len() / 4 > hi {
+            match crate::floor::floors_from_cuts(text, hi) {
+                Some(rests) => rests,
+                None => return Bounded::Above,
+            }
+        } else {
+            Vec::new()
+        };
+        // The next piece start at or after the text's position.
+        let mut next_rest = 0;
         if self.direct {
             return self.tokenizer.count_bounded(text, lo, hi);
         }
@@ -249,6 +261,17 @@ impl LineCounts {
             }
             if total + (bytes.len() - p) < lo {
                 return Bounded::Below;
+            }
+            // A piece's start is where counts add up, here as anywhere:
+            // the count from `p` on is at least the count from the next
+            // piece start on.
+            while rests.get(next_rest).is_some_and(|&(at, _)| at < p) {
+                next_rest += 1;
+            }
+            if let Some(&(_, rest)) = rests.get(next_rest)
+                && total + rest > hi
+            {
+                return Bounded::Above;
             }
         }
         Bounded::Exact(total)
@@ -601,6 +624,49 @@ mod tests {
             let many: String = (0..5000).map(|i| format!("  {i},v{}\n", i * 7)).collect();
             assert_eq!(memo.count(&many), t.count(&many));
             assert_eq!(memo.count(&many), t.count(&many));
+        }
+    }
+
+    /// Texts of many floor pieces (16 KiB each), counted under bounds all
+    /// around their counts, fresh and as edited copies of texts counted
+    /// before: over a bound only when the count is, and exact otherwise.
+    #[test]
+    fn long_texts_under_bounds_answer_exactly() {
+        let line = |i: usize| match i % 8 {
+            0 => format!("  {i},Elru it's,956.{i},true\n"),
+            1 => format!("- id: {i}\n  name: \"x{i}\"\n"),
+            2 => format!("{{\"a\":[{i},\"b\"],\"c\":\"\u{e9}\u{1}\"}}\n"),
+            3 => format!("/path/{i}\n"),
+            4 => format!("k{i}:\n    - {i}\n\n"),
+            5 => format!("   \t{i} words, and more words\r\n"),
+            6 => format!("\u{65e5}\u{672c} {i}!!\n"),
+            // Many bytes a token: the bounds that read floors (under a
+            // quarter of the bytes) then reach the count.
+            _ => format!("{:>60}\n{:>40}international\n", "the", "\u{1f600}").repeat(3),
+        };
+        let text: String = (0..8000).map(line).collect();
+        let edited: String = (0..8000)
+            .map(|i| line(i * (1 + usize::from(i % 97 == 0))))
+            .collect();
+        assert!(text.len() > 8 * (1 << 14));
+        for t in kinds() {
+            assert!(t.count(&text) < text.len() / 4);
+            for fine in [false, true] {
+                let mut memo = if fine {
+                    LineCounts::fine(t)
+                } else {
+                    LineCounts::new(t)
+                };
+                for doc in [&text, &edited, &text] {
+                    let n = t.count(doc);
+                    let bounds = (0..=n + 2).step_by(n / 61 + 1).chain(n - 3..n + 3);
+                    for hi in bounds {
+                        let got = memo.count_unless_over(doc, hi);
+                        assert_eq!(got, (n <= hi).then_some(n), "fine {fine}, {n} under {hi}");
+                    }
+                    assert_eq!(memo.count(doc), n);
+                }
+            }
         }
     }
 }
