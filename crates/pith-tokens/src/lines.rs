@@ -47,6 +47,10 @@ use std::hash::{BuildHasher, RandomState};
 
 /// Segments longer than this are counted and not remembered.
 const MAX_SEGMENT: usize = 4096;
+/// Bytes tokenized in one bounded count before the floors of the rest of
+/// its text are read, and the least rest they are read of (see
+/// `count_bounded`).
+const FRESH_FLOORS: usize = 1 << 15;
 /// Slots looked at before a segment is counted without the memo.
 const MAX_PROBE: usize = 32;
 /// The arena and the records stop growing here (offsets are 32 bits).
@@ -75,6 +79,13 @@ pub struct LineCounts {
     hashes: Vec<u64>,
     arena: Vec<u8>,
     /// Open addressing: the hash's upper half `<< 32 | record + 1`, 0 empty.
+    /// Probed by triangular steps (1, 2, 3… slots on), which in a table of
+    /// a power of two slots visit every slot and, unlike a step of one,
+    /// build no long runs of filled slots: in a table at most half full,
+    /// [`MAX_PROBE`] (32) probes that all find other records are about as
+    /// likely as 32 coin tosses all coming up heads, where with a step
+    /// of one a record went unfound in about one table of 2,000 records in
+    /// a hundred (it was counted again, not found).
     slots: Vec<u64>,
     key: u64,
     /// Whether lines are cut inside too (see the module docs).
@@ -182,8 +193,13 @@ impl LineCounts {
         // most `hi` bytes cannot be over at all.
         // Read so, the floors also give one under the count of the text
         // from the start of each piece on: where the count of the segments
-        // so far and that floor exceed `hi`, the text is over it.
-        let rests = if text.len() / 4 > hi {
+        // so far and that floor exceed `hi`, the text is over it. Where
+        // they are not read first, they are read of the rest of the text
+        // once segments not remembered have been tokenized for a while
+        // (`FRESH_FLOORS`): a floor costs a small part of tokenizing, and
+        // much more than counting remembered segments.
+        let mut floors_read = text.len() / 4 > hi;
+        let mut rests = if floors_read {
             match crate::floor::floors_from_cuts(text, hi) {
                 Some(rests) => rests,
                 None => return Bounded::Above,
@@ -193,6 +209,8 @@ impl LineCounts {
         };
         // The next piece start at or after the text's position.
         let mut next_rest = 0;
+        // Bytes of segments tokenized, not found in the memo.
+        let mut fresh = 0;
         if self.direct {
             return self.tokenizer.count_bounded(text, lo, hi);
         }
@@ -221,6 +239,7 @@ impl LineCounts {
                 None => {
                     let end = segment_end(text, p, self.fine);
                     let segment = &text[p..end];
+                    fresh += segment.len();
                     if segment.len() > MAX_SEGMENT {
                         // Counted directly, with the bounds left for it.
                         let left = bytes.len() - end;
@@ -245,6 +264,7 @@ impl LineCounts {
                         // in before it).
                         match seen {
                             Seen::Before(r) => {
+                                fresh -= segment.len();
                                 cursor = Some(self.latest[r] as usize + 1);
                                 self.walk(r);
                             }
@@ -261,6 +281,18 @@ impl LineCounts {
             }
             if total + (bytes.len() - p) < lo {
                 return Bounded::Below;
+            }
+            // `p` is where counts add up: the rest counts as a text of its own.
+            if !floors_read
+                && hi < usize::MAX
+                && fresh >= FRESH_FLOORS
+                && bytes.len() - p >= FRESH_FLOORS
+            {
+                floors_read = true;
+                match crate::floor::floors_from_cuts(&text[p..], hi - total) {
+                    Some(from_p) => rests = from_p.into_iter().map(|(at, f)| (p + at, f)).collect(),
+                    None => return Bounded::Above,
+                }
             }
             // A piece's start is where counts add up, here as anywhere:
             // the count from `p` on is at least the count from the next
@@ -336,7 +368,7 @@ impl LineCounts {
         }
         let mask = self.slots.len() - 1;
         let mut i = (hash as usize) & mask;
-        for _ in 0..MAX_PROBE {
+        for step in 1..=MAX_PROBE {
             let slot = self.slots[i];
             if slot == 0 {
                 let count = self.tokenizer.count(segment);
@@ -369,7 +401,7 @@ impl LineCounts {
                     return (rec.count as usize, Seen::Before(r));
                 }
             }
-            i = (i + 1) & mask;
+            i = (i + step) & mask;
         }
         (self.tokenizer.count(segment), Seen::Never)
     }
@@ -382,12 +414,12 @@ impl LineCounts {
             let mut i = (hash as usize) & mask;
             // A record that finds no room within the probe limit is only
             // reached by the cursor.
-            for _ in 0..MAX_PROBE {
+            for step in 1..=MAX_PROBE {
                 if self.slots[i] == 0 {
                     self.slots[i] = (hash & !0xffff_ffff) | (r as u64 + 1);
                     break;
                 }
-                i = (i + 1) & mask;
+                i = (i + step) & mask;
             }
         }
     }
@@ -648,16 +680,21 @@ mod tests {
         let edited: String = (0..8000)
             .map(|i| line(i * (1 + usize::from(i % 97 == 0))))
             .collect();
+        // Fewer bytes a token: a bound over a quarter of the bytes reads
+        // the floors of the rest once enough of the text has been
+        // tokenized (a memo that has not met its lines).
+        let dense: String = (0..8000).filter(|i| i % 8 != 7).map(line).collect();
         assert!(text.len() > 8 * (1 << 14));
         for t in kinds() {
             assert!(t.count(&text) < text.len() / 4);
+            assert!(t.count(&dense) > dense.len() / 4);
             for fine in [false, true] {
                 let mut memo = if fine {
                     LineCounts::fine(t)
                 } else {
                     LineCounts::new(t)
                 };
-                for doc in [&text, &edited, &text] {
+                for doc in [&text, &edited, &text, &dense, &edited, &dense] {
                     let n = t.count(doc);
                     let bounds = (0..=n + 2).step_by(n / 61 + 1).chain(n - 3..n + 3);
                     for hi in bounds {
@@ -665,6 +702,24 @@ mod tests {
                         assert_eq!(got, (n <= hi).then_some(n), "fine {fine}, {n} under {hi}");
                     }
                     assert_eq!(memo.count(doc), n);
+                }
+                let n = t.count(&dense);
+                let quarter = dense.len() / 4;
+                for hi in (quarter..n + 2)
+                    .step_by((n - quarter) / 9 + 1)
+                    .chain([n - 1, n])
+                {
+                    let mut fresh = if fine {
+                        LineCounts::fine(t)
+                    } else {
+                        LineCounts::new(t)
+                    };
+                    let got = fresh.count_unless_over(&dense, hi);
+                    assert_eq!(
+                        got,
+                        (n <= hi).then_some(n),
+                        "fresh, fine {fine}, {n} under {hi}"
+                    );
                 }
             }
         }
