@@ -26,76 +26,26 @@
 // Reading a child's resource usage takes `wait4`, a C call.
 #![allow(unsafe_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// Live heap bytes as asked for, and as glibc's chunks hold them.
-static ASKED: AtomicUsize = AtomicUsize::new(0);
-static CHUNKED: AtomicUsize = AtomicUsize::new(0);
-
-/// The system allocator, counting what is live (see the module docs).
-struct Counting;
-
-/// The chunk glibc's malloc takes for `n` bytes on a 64-bit target: the
-/// request and an 8-byte header, rounded up to 16, and 32 at least.
-fn chunk(n: usize) -> usize {
-    (n.saturating_add(8 + 15) & !15).max(32)
-}
-
-fn grow(asked: usize) {
-    ASKED.fetch_add(asked, Ordering::Relaxed);
-    CHUNKED.fetch_add(chunk(asked), Ordering::Relaxed);
-}
-
-fn shrink(asked: usize) {
-    ASKED.fetch_sub(asked, Ordering::Relaxed);
-    CHUNKED.fetch_sub(chunk(asked), Ordering::Relaxed);
-}
-
-// SAFETY: every call forwards to the system allocator unchanged; the
-// counters are plain atomics updated after it succeeds.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.dealloc(ptr, layout) };
-        shrink(layout.size());
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            shrink(layout.size());
-            grow(new_size);
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+#[path = "../../pith/tests/support/alloc.rs"]
+mod alloc;
+use alloc::{CHUNKED, LIVE};
 
 /// The heap `pith::json::parse` leaves live for `json`, as (bytes asked
 /// for, bytes in glibc's chunks).
 fn tree_size(json: &str) -> (usize, usize) {
     let before = (
-        ASKED.load(Ordering::Relaxed),
+        LIVE.load(Ordering::Relaxed),
         CHUNKED.load(Ordering::Relaxed),
     );
     let tree = pith::json::parse(json).expect("the shape's JSON parses");
     let after = (
-        ASKED.load(Ordering::Relaxed),
+        LIVE.load(Ordering::Relaxed),
         CHUNKED.load(Ordering::Relaxed),
     );
     drop(tree);

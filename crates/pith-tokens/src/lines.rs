@@ -198,14 +198,14 @@ impl LineCounts {
         // once segments not remembered have been tokenized for a while
         // (`FRESH_FLOORS`): a floor costs a small part of tokenizing, and
         // much more than counting remembered segments.
-        let mut floors_read = text.len() / 4 > hi;
-        let mut rests = if floors_read {
+        // `None` while the floors are not read.
+        let mut rests = if text.len() / 4 > hi {
             match crate::floor::floors_from_cuts(text, hi) {
-                Some(rests) => rests,
+                Some(rests) => Some(rests),
                 None => return Bounded::Above,
             }
         } else {
-            Vec::new()
+            None
         };
         // The next piece start at or after the text's position.
         let mut next_rest = 0;
@@ -239,8 +239,8 @@ impl LineCounts {
                 None => {
                     let end = segment_end(text, p, self.fine);
                     let segment = &text[p..end];
-                    fresh += segment.len();
                     if segment.len() > MAX_SEGMENT {
+                        fresh += segment.len();
                         // Counted directly, with the bounds left for it.
                         let left = bytes.len() - end;
                         let lo = lo.saturating_sub(total).saturating_sub(left);
@@ -262,9 +262,11 @@ impl LineCounts {
                         // its latest use. New: the cursor stays (this may be
                         // a changed copy of the segment expected, or one put
                         // in before it).
+                        if !matches!(seen, Seen::Before(_)) {
+                            fresh += segment.len();
+                        }
                         match seen {
                             Seen::Before(r) => {
-                                fresh -= segment.len();
                                 cursor = Some(self.latest[r] as usize + 1);
                                 self.walk(r);
                             }
@@ -283,27 +285,31 @@ impl LineCounts {
                 return Bounded::Below;
             }
             // `p` is where counts add up: the rest counts as a text of its own.
-            if !floors_read
+            if rests.is_none()
                 && hi < usize::MAX
                 && fresh >= FRESH_FLOORS
                 && bytes.len() - p >= FRESH_FLOORS
             {
-                floors_read = true;
                 match crate::floor::floors_from_cuts(&text[p..], hi - total) {
-                    Some(from_p) => rests = from_p.into_iter().map(|(at, f)| (p + at, f)).collect(),
+                    Some(from_p) => {
+                        rests = Some(from_p.into_iter().map(|(at, f)| (p + at, f)).collect());
+                    }
                     None => return Bounded::Above,
                 }
             }
             // A piece's start is where counts add up, here as anywhere:
             // the count from `p` on is at least the count from the next
             // piece start on.
-            while rests.get(next_rest).is_some_and(|&(at, _)| at < p) {
-                next_rest += 1;
-            }
-            if let Some(&(_, rest)) = rests.get(next_rest)
-                && total + rest > hi
-            {
-                return Bounded::Above;
+            if let Some(rests) = &rests {
+                while rests.get(next_rest).is_some_and(|&(at, _)| at < p) {
+                    next_rest += 1;
+                }
+                if rests
+                    .get(next_rest)
+                    .is_some_and(|&(_, rest)| total + rest > hi)
+                {
+                    return Bounded::Above;
+                }
             }
         }
         Bounded::Exact(total)
