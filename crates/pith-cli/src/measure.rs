@@ -166,38 +166,11 @@ fn as_json(results: &[File], tokenizer: &str) -> String {
     };
     let mut files = Vec::with_capacity(results.len());
     for file in results {
-        let (name, m) = (&file.name, &file.m);
-        let mut forms = Map::new();
-        for c in &m.candidates {
-            let mut size = sizes(c.bytes, c.tokens);
-            size.insert("readability", Value::from(c.readability));
-            forms.insert(c.form.name(), Value::Object(size));
-        }
-        let tables = m
-            .auto
-            .tables
-            .iter()
-            .map(|c| {
-                let mut t = Map::new();
-                t.insert("path", Value::from(c.path.as_str()));
-                t.insert("form", Value::from(c.form.name()));
-                Value::Object(t)
-            })
-            .collect();
-        let mut auto = Map::new();
-        auto.insert("chose", Value::from(m.auto.describe()));
-        let syntax = match m.auto.syntax {
-            select::Syntax::Toon => "toon",
-            select::Syntax::Json => "json",
-            select::Syntax::Pith { .. } => "pith",
-        };
-        auto.insert("syntax", Value::from(syntax));
-        auto.insert("wrapped", Value::from(m.auto.wrapped));
-        auto.insert("tables", Value::Array(tables));
         let mut f = Map::new();
-        f.insert("file", Value::from(name.as_str()));
-        f.insert("forms", Value::Object(forms));
-        f.insert("auto", Value::Object(auto));
+        f.insert("file", Value::from(file.name.as_str()));
+        for (k, v) in file.m.report() {
+            f.insert(k, v);
+        }
         if let Some((b, t)) = file.before {
             f.insert("as_given", Value::Object(sizes(b, t)));
         }

@@ -6,7 +6,7 @@
 //! equivalence check itself catches a lost fact.
 
 use pith::equiv::{difference, equivalent};
-use pith::select::{Form, Metric, Options, Syntax, TableForm, decode, encode};
+use pith::select::{Choice, Form, Metric, Options, Syntax, TableForm, decode, encode};
 use pith::tokens::{Tokenizer, TokenizerKind};
 use pith::toon::{DecodeOptions, Delimiter, EncodeOptions};
 use pith::{ErrorKind, Map, Value};
@@ -728,6 +728,71 @@ fn measure_lists_every_form() {
             .iter()
             .filter(|c| c.form != Form::Table)
             .all(|c| auto.tokens <= c.tokens)
+    );
+}
+
+#[test]
+fn the_measure_report_holds_every_form_and_what_auto_chose() {
+    let v = pith::json::parse(r#"{"items":[{"id":1,"tags":["a","b"]},{"id":2,"tags":["c"]}]}"#)
+        .unwrap();
+    let m = pith::select::measure(&v, TokenizerKind::O200k, &EncodeOptions::default()).unwrap();
+    let report = Value::Object(m.report());
+    let keys = |v: &Value| -> Vec<String> {
+        v.as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.to_string())
+            .collect()
+    };
+    assert_eq!(keys(&report), ["forms", "auto"]);
+    let forms = &report["forms"];
+    let names: Vec<&str> = Form::ALL.iter().map(|f| f.name()).collect();
+    assert_eq!(keys(forms), names);
+    for c in &m.candidates {
+        let size = &forms[c.form.name()];
+        assert_eq!(keys(size), ["bytes", "tokens", "readability"]);
+        assert_eq!(size["bytes"].as_u64(), Some(c.bytes as u64), "{}", c.form);
+        assert_eq!(size["tokens"].as_u64(), Some(c.tokens as u64), "{}", c.form);
+        assert_eq!(
+            size["readability"].as_u64(),
+            Some(u64::from(c.readability)),
+            "{}",
+            c.form
+        );
+    }
+    let auto = &report["auto"];
+    assert_eq!(keys(auto), ["chose", "syntax", "wrapped", "tables"]);
+    assert_eq!(auto["chose"].as_str(), Some("pith"));
+    assert_eq!(auto["syntax"].as_str(), Some("pith"));
+    assert_eq!(auto["wrapped"].as_bool(), Some(false));
+    assert_eq!(auto["tables"].as_array().map(Vec::len), Some(0));
+    // What auto wrote, wrapped and with tables, as the report tells it.
+    let m = pith::select::Measurement {
+        candidates: Vec::new(),
+        auto: pith::select::Encoded {
+            text: String::new(),
+            syntax: Syntax::Toon,
+            wrapped: true,
+            tables: vec![
+                Choice {
+                    path: "items".into(),
+                    form: TableForm::HoistedCompact,
+                },
+                Choice {
+                    path: "data.rows".into(),
+                    form: TableForm::Columnar,
+                },
+            ],
+        },
+    };
+    let report = Value::Object(m.report());
+    assert_eq!(
+        pith::json::stringify(&report),
+        concat!(
+            r#"{"forms":{},"auto":{"chose":"toon; wrapped; hoisted-compact: items; table: data.rows","#,
+            r#""syntax":"toon","wrapped":true,"tables":[{"path":"items","form":"hoisted-compact"},"#,
+            r#"{"path":"data.rows","form":"table"}]}}"#
+        )
     );
 }
 

@@ -2,6 +2,7 @@
 //! the text, its syntax, the tables in it, and its readability score.
 
 use super::Form;
+use crate::{Map, Value};
 
 /// The readability score of an encoded document, by the seed's rubric
 /// (`docs/notation.md`): 5 for JSON, TOON and the notation without lookups;
@@ -42,6 +43,17 @@ pub enum Syntax {
         /// Derived columns.
         derived: usize,
     },
+}
+
+impl Syntax {
+    /// `toon`, `json` or `pith`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Syntax::Toon => "toon",
+            Syntax::Json => "json",
+            Syntax::Pith { .. } => "pith",
+        }
+    }
 }
 
 /// How a collection was written, when not as plain TOON or JSON.
@@ -92,11 +104,7 @@ impl Encoded {
     /// A one-line account: `toon`, `json`, `toon; hoisted-compact: items`,
     /// `json; wrapped`.
     pub fn describe(&self) -> String {
-        let mut s = String::from(match self.syntax {
-            Syntax::Toon => "toon",
-            Syntax::Json => "json",
-            Syntax::Pith { .. } => "pith",
-        });
+        let mut s = String::from(self.syntax.name());
         if let Syntax::Pith {
             references,
             derived,
@@ -138,6 +146,59 @@ pub struct Measurement {
     pub candidates: Vec<Candidate>,
     /// What `auto` wrote.
     pub auto: Encoded,
+}
+
+impl Measurement {
+    /// The measurement as data, as `pith measure --json` writes it for a
+    /// file (and the bindings' `measure` returns it):
+    /// `{"forms": {form: {"bytes", "tokens", "readability"}}, "auto":
+    /// {"chose", "syntax", "wrapped", "tables": [{"path", "form"}]}}`, the
+    /// forms in [`Form::ALL`]'s order, `chose` what
+    /// [`Encoded::describe`] says.
+    pub fn report(&self) -> Map {
+        let forms: Map = self
+            .candidates
+            .iter()
+            .map(|c| {
+                let size: Map = [
+                    ("bytes", Value::from(c.bytes)),
+                    ("tokens", Value::from(c.tokens)),
+                    ("readability", Value::from(c.readability)),
+                ]
+                .into_iter()
+                .collect();
+                (c.form.name(), Value::Object(size))
+            })
+            .collect();
+        let tables = self
+            .auto
+            .tables
+            .iter()
+            .map(|c| {
+                let table: Map = [
+                    ("path", Value::from(c.path.as_str())),
+                    ("form", Value::from(c.form.name())),
+                ]
+                .into_iter()
+                .collect();
+                Value::Object(table)
+            })
+            .collect();
+        let auto: Map = [
+            ("chose", Value::from(self.auto.describe())),
+            ("syntax", Value::from(self.auto.syntax.name())),
+            ("wrapped", Value::from(self.auto.wrapped)),
+            ("tables", Value::Array(tables)),
+        ]
+        .into_iter()
+        .collect();
+        [
+            ("forms", Value::Object(forms)),
+            ("auto", Value::Object(auto)),
+        ]
+        .into_iter()
+        .collect()
+    }
 }
 
 /// One form's size.
