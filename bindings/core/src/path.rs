@@ -20,39 +20,14 @@ pub fn render_inner_first(steps: &[Step]) -> String {
     let mut out = String::new();
     for step in steps.iter().rev() {
         match step {
-            Step::Key(k) => push_key(&mut out, k),
-            Step::Index(i) => {
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
+            Step::Key(k) => pith::path::push_key(&mut out, k),
+            Step::Index(i) => pith::path::push_index(&mut out, *i),
         }
     }
     if out.is_empty() {
         out.push('$');
     }
     out
-}
-
-fn push_key(out: &mut String, key: &str) {
-    if is_identifier(key) {
-        if !out.is_empty() {
-            out.push('.');
-        }
-        out.push_str(key);
-    } else {
-        out.push('[');
-        out.push_str(&pith::json::stringify(&pith::Value::from(key)));
-        out.push(']');
-    }
-}
-
-fn is_identifier(key: &str) -> bool {
-    let mut bytes = key.bytes();
-    bytes
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'$')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
 }
 
 #[cfg(test)]
