@@ -182,7 +182,14 @@ impl LineCounts {
     /// and a floor under the count of the rest exceed `hi`, it is over
     /// `hi`.
     fn count_bounded(&mut self, text: &str, lo: usize, hi: usize) -> Bounded {
-        if self.tokenizer.bpe.is_none() {
+        // Counted by the tokenizer, which reads its own floors: a reference
+        // memo's every text, and a text that is one segment too long to be
+        // remembered (a line of compact JSON), whose floors read here too
+        // would be read twice.
+        if self.tokenizer.bpe.is_none()
+            || self.direct
+            || (text.len() > MAX_SEGMENT && segment_end(text, 0, self.fine) == text.len())
+        {
             return self.tokenizer.count_bounded(text, lo, hi);
         }
         // Its pieces alone are more than `hi` (`text_floor`, a few
@@ -211,9 +218,6 @@ impl LineCounts {
         let mut next_rest = 0;
         // Bytes of segments tokenized, not found in the memo.
         let mut fresh = 0;
-        if self.direct {
-            return self.tokenizer.count_bounded(text, lo, hi);
-        }
         let bytes = text.as_bytes();
         let mut total = 0usize;
         let mut p = 0;
