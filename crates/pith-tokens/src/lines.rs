@@ -38,7 +38,10 @@
 //!
 //! Segments are kept in an arena, and found by a hash keyed per memo in a
 //! table probed at most [`MAX_PROBE`] slots: input crafted to collide costs
-//! a direct count per segment, never a quadratic search. Segments longer
+//! a direct count per segment, never a quadratic search. Each text starts
+//! the cursor where the one before began. A first text whose lines seldom
+//! repeat is remembered without the table, which is filled when a later
+//! text first looks a segment up (see `LineCounts::lazy`). Segments longer
 //! than [`MAX_SEGMENT`] bytes (a one-line JSON text, say) are counted
 //! directly and not kept.
 
@@ -55,6 +58,9 @@ const FRESH_FLOORS: usize = 1 << 15;
 const MAX_PROBE: usize = 32;
 /// The arena and the records stop growing here (offsets are 32 bits).
 const MAX_ARENA: usize = u32::MAX as usize;
+/// Segments of a memo's first text looked up before it may stop placing
+/// them in its table (see [`LineCounts::lazy`]).
+const SAMPLE: usize = 512;
 
 /// A remembered segment: where its bytes are in the arena, and its count.
 #[derive(Clone, Copy)]
@@ -74,9 +80,23 @@ pub struct LineCounts {
     path: Vec<u32>,
     /// Per record: its latest position in `path`.
     latest: Vec<u32>,
-    /// Per record: the hash of its bytes, so that growing the table places
-    /// the records again without reading and hashing their bytes.
+    /// Per record placed in the table: the hash of its bytes, so that
+    /// growing the table places the records again without reading and
+    /// hashing their bytes.
     hashes: Vec<u64>,
+    /// How many records (the first ones) are placed in the table; the rest
+    /// are found only by the cursor until they are (see
+    /// [`LineCounts::lazy`]).
+    indexed: usize,
+    /// Where on the path the text counted last began.
+    start: Option<u32>,
+    /// Texts counted segment by segment so far, the one being counted
+    /// included.
+    texts: usize,
+    /// Segments of the first text looked up in the table, and how many of
+    /// them were found there.
+    sampled: usize,
+    found: usize,
     arena: Vec<u8>,
     /// Open addressing: the hash's upper half `<< 32 | record + 1`, 0 empty.
     /// Probed by triangular steps (1, 2, 3… slots on), which in a table of
@@ -109,6 +129,11 @@ impl LineCounts {
             path: Vec::new(),
             latest: Vec::new(),
             hashes: Vec::new(),
+            indexed: 0,
+            start: None,
+            texts: 0,
+            sampled: 0,
+            found: 0,
             arena: Vec::new(),
             slots: Vec::new(),
             key: RandomState::new().hash_one(0x6c69_6e65_u64) | 1,
@@ -221,8 +246,15 @@ impl LineCounts {
         let bytes = text.as_bytes();
         let mut total = 0usize;
         let mut p = 0;
-        // The position in `path` the text is expected to go on with.
-        let mut cursor: Option<usize> = None;
+        // The position in `path` the text is expected to go on with: at
+        // first, where the text counted last began (a text is most often a
+        // variant of the one before; the cursor is only ever a guess, told
+        // right by comparing bytes).
+        let mut cursor: Option<usize> = self.start.map(|s| s as usize);
+        self.texts += 1;
+        if self.path.len() < MAX_ARENA {
+            self.start = Some(self.path.len() as u32);
+        }
         while p < bytes.len() {
             // Where the cursor is, a row of digits is looked for unindented,
             // as it was remembered.
@@ -367,36 +399,70 @@ impl LineCounts {
         cut.then_some((r, len, rec.count as usize))
     }
 
+    /// Whether segments not found by the cursor are counted afresh and
+    /// remembered without being looked up or placed in the table.
+    ///
+    /// Placing every segment of a large text in the table costs about a
+    /// third of tokenizing it (hashing, and a cache miss a segment). In a
+    /// text whose lines repeat it pays for itself many times over; in one
+    /// of distinct lines (a table's rows) it is wasted while that text is
+    /// counted, and later texts, mostly variants of it, find most of what
+    /// they share with it by the cursor. So in a memo's first text, once
+    /// [`SAMPLE`] segments have been looked up and fewer than one in eight
+    /// was found, the rest of the text is remembered without the table;
+    /// the records so kept are placed in it when a later text first looks
+    /// a segment up. A fine memo always looks its segments up.
+    fn lazy(&self) -> bool {
+        !self.fine && self.texts <= 1 && self.sampled >= SAMPLE && self.found * 8 < self.sampled
+    }
+
+    /// Makes the table and places every record in it (see
+    /// [`LineCounts::lazy`]); from then on each new record is placed as it
+    /// is made.
+    fn index_rest(&mut self) {
+        for r in self.hashes.len()..self.records.len() {
+            let rec = self.records[r];
+            let (at, len) = (rec.at as usize, rec.len as usize);
+            self.hashes.push(hash(&self.arena[at..at + len], self.key));
+        }
+        self.indexed = self.records.len();
+        // At most half full, as `segment` keeps it: `grow` places every
+        // record in a table of twice these slots.
+        let want = (self.indexed * 2).next_power_of_two().max(1 << 10);
+        self.slots = vec![0; want / 2];
+        self.grow();
+    }
+
     /// The count of a segment, found by its hash or tokenized and
     /// remembered.
     fn segment(&mut self, segment: &str) -> (usize, Seen) {
         let b = segment.as_bytes();
+        if self.lazy() {
+            let count = self.tokenizer.count(segment);
+            return match self.keep(b, count) {
+                Some(r) => (count, Seen::New(r)),
+                None => (count, Seen::Never),
+            };
+        }
+        if self.indexed < self.records.len() || self.slots.is_empty() {
+            self.index_rest();
+        }
+        if self.texts <= 1 {
+            self.sampled += 1;
+        }
         let hash = hash(b, self.key);
         let tag = hash & !0xffff_ffff;
-        if self.slots.is_empty() {
-            self.slots = vec![0; 1 << 10];
-        }
         let mask = self.slots.len() - 1;
         let mut i = (hash as usize) & mask;
         for step in 1..=MAX_PROBE {
             let slot = self.slots[i];
             if slot == 0 {
                 let count = self.tokenizer.count(segment);
-                if !self.remember {
+                let Some(r) = self.keep(b, count) else {
                     return (count, Seen::Never);
-                }
-                let (at, r) = (self.arena.len(), self.records.len());
-                if at + b.len() > MAX_ARENA || r + 1 > MAX_ARENA {
-                    return (count, Seen::Never);
-                }
-                self.arena.extend_from_slice(b);
-                self.records.push(Record {
-                    at: at as u32,
-                    len: b.len() as u32,
-                    count: count as u32,
-                });
-                self.latest.push(0);
+                };
                 self.hashes.push(hash);
+                self.indexed = self.records.len();
                 self.slots[i] = tag | (r as u64 + 1);
                 if self.records.len() * 2 > self.slots.len() {
                     self.grow();
@@ -408,6 +474,9 @@ impl LineCounts {
                 let rec = self.records[r];
                 let (at, len) = (rec.at as usize, rec.len as usize);
                 if self.arena.get(at..at + len) == Some(b) {
+                    if self.texts <= 1 {
+                        self.found += 1;
+                    }
                     return (rec.count as usize, Seen::Before(r));
                 }
             }
@@ -416,7 +485,24 @@ impl LineCounts {
         (self.tokenizer.count(segment), Seen::Never)
     }
 
-    /// Doubles the table, placing every record again.
+    /// Remembers segment `b` of `count` tokens as a new record (not placed
+    /// in the table), unless the memo does not remember or is full.
+    fn keep(&mut self, b: &[u8], count: usize) -> Option<usize> {
+        let (at, r) = (self.arena.len(), self.records.len());
+        if !self.remember || at + b.len() > MAX_ARENA || r + 1 > MAX_ARENA {
+            return None;
+        }
+        self.arena.extend_from_slice(b);
+        self.records.push(Record {
+            at: at as u32,
+            len: b.len() as u32,
+            count: count as u32,
+        });
+        self.latest.push(0);
+        Some(r)
+    }
+
+    /// Doubles the table, placing every indexed record again.
     fn grow(&mut self) {
         self.slots = vec![0; self.slots.len() * 2];
         let mask = self.slots.len() - 1;
@@ -651,6 +737,62 @@ mod tests {
             memo.remember(true);
             memo.count(&more);
             assert!(memo.records.len() > held.0);
+        }
+    }
+
+    /// A first text of distinct lines keeps all but its first [`SAMPLE`]
+    /// segments out of the table; the variants after it are followed by
+    /// the cursor, counted exactly; the first segment a later text looks up
+    /// puts every record in the table, and lines in another order are then
+    /// found by their hash. A first text whose lines repeat keeps its table
+    /// whole, and so does a fine memo.
+    #[test]
+    fn a_first_text_of_distinct_lines_is_remembered_without_the_table() {
+        for t in kinds() {
+            let mut memo = LineCounts::new(t);
+            let rows: Vec<String> = (0..3000).map(|i| format!("{i},n{},x\n", i * 7)).collect();
+            let first = format!("%pith\nt[3000]{{a,b,c}}:\n{}", rows.concat());
+            assert_eq!(memo.count(&first), t.count(&first));
+            assert_eq!(memo.records.len(), 3002);
+            assert_eq!(memo.indexed, SAMPLE);
+            assert_eq!(memo.hashes.len(), SAMPLE);
+            // The first text again, then TOON's (no marker, the rows
+            // indented): every segment followed, none looked up.
+            let toon = format!("t[3000]{{a,b,c}}:\n  {}", rows.join("  "));
+            for text in [&first, &toon] {
+                let walked = memo.path.len();
+                assert_eq!(memo.count(text), t.count(text));
+                assert_eq!(memo.path.len(), walked + 3001 + usize::from(text == &first));
+                assert_eq!(memo.indexed, SAMPLE);
+            }
+            // A variant with a few rows changed: the first of them looked up
+            // places every record.
+            let mut edited = rows.clone();
+            for i in (0..3000).step_by(500) {
+                edited[i] = format!("{i},*ref{i},x\n");
+            }
+            let variant = format!("%pith\nt[3000]{{a,b,c}}:\n{}", edited.concat());
+            assert_eq!(memo.count(&variant), t.count(&variant));
+            assert_eq!(memo.records.len(), 3002 + 6);
+            assert_eq!((memo.indexed, memo.hashes.len()), (3008, 3008));
+            let reversed: String = rows.iter().rev().map(String::as_str).collect();
+            assert_eq!(memo.count(&reversed), t.count(&reversed));
+            assert_eq!(memo.records.len(), 3008, "every row found by its hash");
+
+            // Lines that repeat, in no order the cursor could follow: each
+            // is looked up, most are found, and the table stays whole.
+            let mut memo = LineCounts::new(t);
+            // Ten rounds of the 300 lines, each in another order.
+            let steps = [7, 11, 13, 17, 19, 23, 29, 31, 37, 41];
+            let repeats: String = (0..3000)
+                .map(|i| format!("{},n,x\n", (i % 300) * steps[i / 300] % 300))
+                .collect();
+            assert_eq!(memo.count(&repeats), t.count(&repeats));
+            assert!(memo.sampled > 2 * SAMPLE);
+            assert_eq!((memo.records.len(), memo.indexed), (300, 300));
+            let mut fine = LineCounts::fine(t);
+            assert_eq!(fine.count(&first), t.count(&first));
+            assert_eq!(fine.indexed, fine.records.len());
         }
     }
 
