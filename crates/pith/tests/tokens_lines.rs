@@ -142,6 +142,58 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A first text long enough for the memo to judge whether its lines
+    /// repeat (of distinct lines, it is remembered without the hash table;
+    /// of repeated ones, with it), then copies of it with lines changed,
+    /// put in, left out, prefixed, or the halves swapped, each counted
+    /// after the one before: the counts are the tokenizer's.
+    #[test]
+    fn long_first_texts_and_their_copies_count_exactly(
+        lines in prop::collection::vec(line(), 1..8),
+        repeat in 0usize..3,
+        edits in prop::collection::vec((0usize..1000, 0u8..5, line()), 1..10),
+    ) {
+        // `repeat` 0: every line distinct; otherwise one in `repeat + 1`
+        // lines is a line met before.
+        let mut edited: Vec<String> = (0..900)
+            .map(|i| {
+                let line = &lines[i % lines.len()];
+                if repeat > 0 && i % (repeat + 1) == 0 {
+                    line.clone()
+                } else {
+                    format!("{line}{i}")
+                }
+            })
+            .collect();
+        let mut copies = vec![edited.join("\n")];
+        for (at, op, new) in edits {
+            let at = at % (edited.len() + 1);
+            match op {
+                0 if at < edited.len() => edited[at] = new,
+                1 => edited.insert(at, new),
+                2 if at < edited.len() && edited.len() > 1 => {
+                    edited.remove(at);
+                }
+                3 => {
+                    let half = edited.len() / 2;
+                    edited.rotate_left(half);
+                }
+                _ => edited.insert(0, "%pith".to_owned()),
+            }
+            copies.push(edited.join("\n"));
+        }
+        for (t, fine) in kinds().into_iter().flat_map(|t| [(t, false), (t, true)]) {
+            let mut memo = if fine { LineCounts::fine(t) } else { LineCounts::new(t) };
+            for text in &copies {
+                prop_assert_eq!(memo.count(text), t.count(text));
+            }
+        }
+    }
+}
+
 /// Every dataset file as TOON and as the notation, one memo per
 /// tokenizer across all of them: the memo's counts are the tokenizer's.
 #[test]
