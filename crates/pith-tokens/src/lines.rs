@@ -82,17 +82,14 @@ pub struct LineCounts {
     latest: Vec<u32>,
     /// Per record placed in the table: the hash of its bytes, so that
     /// growing the table places the records again without reading and
-    /// hashing their bytes.
+    /// hashing their bytes. The records placed are the first ones, as many
+    /// as there are hashes; the rest are found only by the cursor until
+    /// they are (see [`LineCounts::lazy`]).
     hashes: Vec<u64>,
-    /// How many records (the first ones) are placed in the table; the rest
-    /// are found only by the cursor until they are (see
-    /// [`LineCounts::lazy`]).
-    indexed: usize,
     /// Where on the path the text counted last began.
     start: Option<u32>,
-    /// Texts counted segment by segment so far, the one being counted
-    /// included.
-    texts: usize,
+    /// Whether a text after the first is being counted (or has been).
+    past_first: bool,
     /// Segments of the first text looked up in the table, and how many of
     /// them were found there.
     sampled: usize,
@@ -129,9 +126,8 @@ impl LineCounts {
             path: Vec::new(),
             latest: Vec::new(),
             hashes: Vec::new(),
-            indexed: 0,
             start: None,
-            texts: 0,
+            past_first: false,
             sampled: 0,
             found: 0,
             arena: Vec::new(),
@@ -251,7 +247,9 @@ impl LineCounts {
         // variant of the one before; the cursor is only ever a guess, told
         // right by comparing bytes).
         let mut cursor: Option<usize> = self.start.map(|s| s as usize);
-        self.texts += 1;
+        // The first text is the one that finds no start (it always leaves
+        // one: its path starts empty).
+        self.past_first = self.start.is_some();
         if self.path.len() < MAX_ARENA {
             self.start = Some(self.path.len() as u32);
         }
@@ -413,7 +411,7 @@ impl LineCounts {
     /// the records so kept are placed in it when a later text first looks
     /// a segment up. A fine memo always looks its segments up.
     fn lazy(&self) -> bool {
-        !self.fine && self.texts <= 1 && self.sampled >= SAMPLE && self.found * 8 < self.sampled
+        !self.fine && !self.past_first && self.sampled >= SAMPLE && self.found * 8 < self.sampled
     }
 
     /// Makes the table and places every record in it (see
@@ -425,10 +423,9 @@ impl LineCounts {
             let (at, len) = (rec.at as usize, rec.len as usize);
             self.hashes.push(hash(&self.arena[at..at + len], self.key));
         }
-        self.indexed = self.records.len();
         // At most half full, as `segment` keeps it: `grow` places every
         // record in a table of twice these slots.
-        let want = (self.indexed * 2).next_power_of_two().max(1 << 10);
+        let want = (self.hashes.len() * 2).next_power_of_two().max(1 << 10);
         self.slots = vec![0; want / 2];
         self.grow();
     }
@@ -444,10 +441,10 @@ impl LineCounts {
                 None => (count, Seen::Never),
             };
         }
-        if self.indexed < self.records.len() || self.slots.is_empty() {
+        if self.hashes.len() < self.records.len() || self.slots.is_empty() {
             self.index_rest();
         }
-        if self.texts <= 1 {
+        if !self.past_first {
             self.sampled += 1;
         }
         let hash = hash(b, self.key);
@@ -462,7 +459,6 @@ impl LineCounts {
                     return (count, Seen::Never);
                 };
                 self.hashes.push(hash);
-                self.indexed = self.records.len();
                 self.slots[i] = tag | (r as u64 + 1);
                 if self.records.len() * 2 > self.slots.len() {
                     self.grow();
@@ -474,7 +470,7 @@ impl LineCounts {
                 let rec = self.records[r];
                 let (at, len) = (rec.at as usize, rec.len as usize);
                 if self.arena.get(at..at + len) == Some(b) {
-                    if self.texts <= 1 {
+                    if !self.past_first {
                         self.found += 1;
                     }
                     return (rec.count as usize, Seen::Before(r));
@@ -754,7 +750,6 @@ mod tests {
             let first = format!("%pith\nt[3000]{{a,b,c}}:\n{}", rows.concat());
             assert_eq!(memo.count(&first), t.count(&first));
             assert_eq!(memo.records.len(), 3002);
-            assert_eq!(memo.indexed, SAMPLE);
             assert_eq!(memo.hashes.len(), SAMPLE);
             // The first text again, then TOON's (no marker, the rows
             // indented): every segment followed, none looked up.
@@ -763,7 +758,7 @@ mod tests {
                 let walked = memo.path.len();
                 assert_eq!(memo.count(text), t.count(text));
                 assert_eq!(memo.path.len(), walked + 3001 + usize::from(text == &first));
-                assert_eq!(memo.indexed, SAMPLE);
+                assert_eq!(memo.hashes.len(), SAMPLE);
             }
             // A variant with a few rows changed: the first of them looked up
             // places every record.
@@ -774,7 +769,7 @@ mod tests {
             let variant = format!("%pith\nt[3000]{{a,b,c}}:\n{}", edited.concat());
             assert_eq!(memo.count(&variant), t.count(&variant));
             assert_eq!(memo.records.len(), 3002 + 6);
-            assert_eq!((memo.indexed, memo.hashes.len()), (3008, 3008));
+            assert_eq!(memo.hashes.len(), 3008);
             let reversed: String = rows.iter().rev().map(String::as_str).collect();
             assert_eq!(memo.count(&reversed), t.count(&reversed));
             assert_eq!(memo.records.len(), 3008, "every row found by its hash");
@@ -789,10 +784,10 @@ mod tests {
                 .collect();
             assert_eq!(memo.count(&repeats), t.count(&repeats));
             assert!(memo.sampled > 2 * SAMPLE);
-            assert_eq!((memo.records.len(), memo.indexed), (300, 300));
+            assert_eq!((memo.records.len(), memo.hashes.len()), (300, 300));
             let mut fine = LineCounts::fine(t);
             assert_eq!(fine.count(&first), t.count(&first));
-            assert_eq!(fine.indexed, fine.records.len());
+            assert_eq!(fine.hashes.len(), fine.records.len());
         }
     }
 
