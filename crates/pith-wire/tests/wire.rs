@@ -444,11 +444,11 @@ const SESSION_START: &str = "timeline/SessionState.1-opened.json";
 
 const SESSION_STATE_SAVINGS: &[(&str, usize, usize)] = &[
     ("timeline/SessionState.1-opened.json", 278, 160),
-    ("timeline/SessionState.2-planning.json", 385, 273),
-    ("timeline/SessionState.3-steered.json", 413, 321),
-    ("timeline/SessionState.4-blocked.json", 406, 289),
-    ("timeline/SessionState.5-compacting.json", 397, 280),
-    ("timeline/SessionState.6-done.json", 416, 299),
+    ("timeline/SessionState.2-planning.json", 385, 258),
+    ("timeline/SessionState.3-steered.json", 413, 310),
+    ("timeline/SessionState.4-blocked.json", 406, 278),
+    ("timeline/SessionState.5-compacting.json", 397, 269),
+    ("timeline/SessionState.6-done.json", 416, 285),
     ("valid/SessionState.busy.json", 365, 326),
 ];
 

@@ -116,6 +116,51 @@ fn value() -> impl Strategy<Value = Value> {
                     object(vec![("items".into(), Value::Array(rows))])
                 }
             }),
+        // Rows whose `lines` are arrays of objects over a few keys (some
+        // missing, some out of order, some empty, nested values, a shared
+        // object): record lists, or flow cells where they cannot be one.
+        prop::collection::vec(
+            prop::collection::vec(
+                (
+                    prop::sample::subsequence(vec!["sku", "qty", "note"], 0..=3),
+                    any::<bool>(),
+                    tree.clone(),
+                ),
+                0..4,
+            ),
+            1..10,
+        )
+        .prop_map(|rows| {
+            let rows: Vec<Value> = rows
+                .into_iter()
+                .enumerate()
+                .map(|(i, lines)| {
+                    let lines: Vec<Value> = lines
+                        .into_iter()
+                        .enumerate()
+                        .map(|(j, (mut keys, flip, inner))| {
+                            if flip {
+                                keys.reverse();
+                            }
+                            let entries = keys.into_iter().map(|k| {
+                                let v = match k {
+                                    "sku" => Value::from(format!("S{}", (i + j) % 3)),
+                                    "qty" => Value::from(j),
+                                    _ => inner.clone(),
+                                };
+                                (k.into(), v)
+                            });
+                            object(entries.collect())
+                        })
+                        .collect();
+                    object(vec![
+                        ("id".into(), Value::from(i)),
+                        ("lines".into(), Value::Array(lines)),
+                    ])
+                })
+                .collect();
+            Value::Array(rows)
+        }),
     ]
 }
 
@@ -250,6 +295,115 @@ fn primitive_arrays_in_cells_stay_list_cells() {
     assert_eq!(doc.references, 1, "{}", doc.text);
     let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
     assert_eq!(back, v);
+}
+
+#[test]
+fn arrays_of_objects_in_rows_become_record_lists() {
+    let items = ["Wireless Mouse", "USB Cable", "Laptop Stand"];
+    let rows: Vec<String> = (0..12)
+        .map(|i| {
+            let lines: Vec<String> = (0..=i % 3)
+                .map(|j| {
+                    format!(
+                        r#"{{"sku":"SKU-{i}{j}","name":"{}","qty":{}}}"#,
+                        items[j],
+                        j + 1
+                    )
+                })
+                .collect();
+            format!(
+                r#"{{"id":"ORD-{i}","items":[{}],"total":{i}.5}}"#,
+                lines.join(",")
+            )
+        })
+        .collect();
+    let v = pith::json::parse(&format!(r#"{{"orders":[{}]}}"#, rows.join(","))).unwrap();
+    for floor in [5, 4, 3] {
+        let doc = notation::encode(&v, &Options::for_readability(floor, true)).unwrap();
+        assert!(
+            doc.text.starts_with(
+                "%pith\norders[12]{id,items[]{sku,name,qty},total}:\n\
+                 ORD-0,[SKU-00,Wireless Mouse,1],.5\n\
+                 ORD-1,[SKU-10,Wireless Mouse,1][SKU-11,USB Cable,2],1.5\n"
+            ),
+            "{}",
+            doc.text
+        );
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+        // Fewer tokens than the same rows with the objects as flow cells,
+        // which read back to the same value.
+        let mut lines = doc.text.lines();
+        let mut flow = vec![
+            lines.next().unwrap().to_owned(),
+            lines
+                .next()
+                .unwrap()
+                .replace("items[]{sku,name,qty}", "items"),
+        ];
+        for line in lines {
+            let (id, rest) = line.split_once(',').unwrap();
+            let (cell, total) = rest.rsplit_once(',').unwrap();
+            let objects: Vec<String> = cell[1..cell.len() - 1]
+                .split("][")
+                .map(|record| {
+                    let m: Vec<&str> = record.split(',').collect();
+                    format!("{{sku:{},name:{},qty:{}}}", m[0], m[1], m[2])
+                })
+                .collect();
+            flow.push(format!("{id},[{}],{total}", objects.join(",")));
+        }
+        let flow = flow.join("\n");
+        let same = notation::decode(flow.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(pith::json::stringify(&same), pith::json::stringify(&v));
+        let tok = Tokenizer::get(TokenizerKind::O200k);
+        assert!(tok.count(&doc.text) < tok.count(&flow), "{flow}");
+    }
+    // `auto` keeps it.
+    let out = select::encode(&v, &select::Options::default()).unwrap();
+    assert!(out.text.contains("items[]{sku,name,qty}"), "{}", out.text);
+
+    // Objects whose keys come in another order keep it: a flow cell.
+    let v = pith::json::parse(
+        r#"[{"id":1,"xs":[{"a":1,"b":2},{"a":3,"b":4}]},{"id":2,"xs":[{"b":5,"a":6},{"a":7,"b":8}]}]"#,
+    )
+    .unwrap();
+    let doc = notation::encode(&v, &Options::for_readability(5, true)).unwrap();
+    assert!(!doc.text.contains("[]{"), "{}", doc.text);
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+
+    // Objects named for repeating (labels shared by issues) stay `*name`
+    // in flow cells where references are allowed, and make a record list
+    // where they are not.
+    let label = |n: &str, c: &str| format!(r#"{{"name":"{n}","color":"{c}","default":false}}"#);
+    let (bug, docs) = (label("bug", "d73a4a"), label("documentation", "0075ca"));
+    let rows: Vec<String> = (0..8)
+        .map(|i| {
+            let labels = match i % 3 {
+                0 => format!("[{bug}]"),
+                1 => format!("[{bug},{docs}]"),
+                _ => "[]".to_owned(),
+            };
+            format!(r#"{{"number":{i},"labels":{labels}}}"#)
+        })
+        .collect();
+    let v = pith::json::parse(&format!("[{}]", rows.join(","))).unwrap();
+    let named = notation::encode(&v, &options(true, false)).unwrap();
+    assert!(named.text.contains("*bug"), "{}", named.text);
+    assert!(!named.text.contains("[]{"), "{}", named.text);
+    let plain = notation::encode(&v, &Options::for_readability(5, true)).unwrap();
+    assert!(
+        plain
+            .text
+            .contains("[8]{number,labels[]{name,color,default}}:\n0,[bug,d73a4a,false]\n"),
+        "{}",
+        plain.text
+    );
+    for doc in [named, plain] {
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(back, v);
+    }
 }
 
 #[test]
@@ -437,7 +591,19 @@ fn the_primer_is_short_and_names_every_feature() {
     println!("primer: {tokens} o200k tokens");
     assert!(tokens <= 120, "{tokens}");
     for feature in [
-        "%pith", "[N]{", "b?", "c{x,y}", "~", "d[]", "{k:v}", "&n", "*n", "k=v", "${f}",
+        "%pith",
+        "[N]{",
+        "b?",
+        "c{x,y}",
+        "~",
+        "d[]",
+        "d[]{x,y}",
+        "[x,y][x,y]",
+        "{k:v}",
+        "&n",
+        "*n",
+        "k=v",
+        "${f}",
     ] {
         assert!(notation::PRIMER.contains(feature), "{feature}");
     }

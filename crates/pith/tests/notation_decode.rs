@@ -4,63 +4,12 @@
 //! (no input panics; the writer's output reads back to its value).
 
 use pith::toon::{DecodeOptions, Delimiter};
-use pith::{ErrorKind, ErrorKind::*, Value};
+use pith::{ErrorKind::*, Value};
 use proptest::prelude::*;
 
-fn decode(text: &str) -> pith::Result<Value> {
-    pith::notation::decode(text.as_bytes(), &DecodeOptions::default())
-}
-
-fn json(text: &str) -> Value {
-    pith::json::parse(text).unwrap_or_else(|e| panic!("test JSON {text}: {e}"))
-}
-
-/// Each document decodes to the JSON beside it (keys in order).
-fn same(cases: &[(&str, &str)], opts: &DecodeOptions) {
-    for (text, want) in cases {
-        match pith::notation::decode(text.as_bytes(), opts) {
-            Ok(v) => assert_eq!(
-                pith::json::stringify(&v),
-                pith::json::stringify(&json(want)),
-                "{text:?}"
-            ),
-            Err(e) => panic!("{text:?}: {}", e.render(text)),
-        }
-    }
-}
-
-/// `(document, kind, line, column, message fragment)`.
-type Case = (&'static str, ErrorKind, usize, usize, &'static str);
-
-fn refused(cases: &[Case], opts: &DecodeOptions) {
-    for &(text, kind, line, column, fragment) in cases {
-        let err = match pith::notation::decode(text.as_bytes(), opts) {
-            Ok(v) => panic!(
-                "{text:?}: expected {kind:?}, decoded {}",
-                pith::json::stringify(&v)
-            ),
-            Err(e) => e,
-        };
-        assert_eq!(
-            (err.kind(), err.line(), err.column()),
-            (kind, line, column),
-            "{text:?}: {err}"
-        );
-        assert!(
-            err.message().contains(fragment),
-            "{text:?}: message {:?} lacks {fragment:?}",
-            err.message()
-        );
-    }
-}
-
-fn strict() -> DecodeOptions {
-    DecodeOptions::default()
-}
-
-fn lenient() -> DecodeOptions {
-    DecodeOptions::default().strict(false)
-}
+#[path = "support/cases.rs"]
+mod cases;
+use cases::*;
 
 #[test]
 fn the_examples_of_the_spec() {
@@ -890,6 +839,30 @@ fn depth_is_bounded_everywhere() {
         ],
         &shallow,
     );
+    // A record list's array and objects are levels too: in its header, in
+    // a member's flow value, through a reference.
+    refused(
+        &[("%pith\n[1]{xs[]{a}}:\n[1]", DepthLimit, 2, 9, "at most 3")],
+        &shallow,
+    );
+    let four = DecodeOptions::default().max_depth(4);
+    same(
+        &[("%pith\n[1]{xs[]{a}}:\n[1]", r#"[{"xs":[{"a":1}]}]"#)],
+        &four,
+    );
+    refused(
+        &[
+            ("%pith\n[1]{xs[]{a}}:\n[[1]]", DepthLimit, 3, 2, "at most 4"),
+            (
+                "%pith\n&d: [1]\n[1]{xs[]{a}}:\n[*d]",
+                DepthLimit,
+                4,
+                2,
+                "`*d`",
+            ),
+        ],
+        &four,
+    );
     // Deep input never overflows the stack: flow values, objects, lists.
     let deep = 100_000;
     let flow = format!("%pith\nk: {}1{}", "[".repeat(deep), "]".repeat(deep));
@@ -1250,52 +1223,4 @@ fn the_fuzz_seeds_are_valid_documents() {
         seeds += 1;
     }
     assert!(seeds >= 20, "{seeds} seeds");
-}
-
-/// Anchors (§7) name a primitive where it first stands, in cells, flow
-/// values and after `key: `; list columns (§3) hold arrays of primitives.
-#[test]
-fn anchors_and_list_columns() {
-    let ok = [
-        (
-            "%pith\nt[3]{u,v}:\n&h https://x.org/a,1\n*h,2\nb,*h",
-            r#"{"t":[{"u":"https://x.org/a","v":1},{"u":"https://x.org/a","v":2},{"u":"b","v":"https://x.org/a"}]}"#,
-        ),
-        (
-            "%pith\nk: &n \"a, b\"\nf: {x:*n,y:[&m q,*m]}",
-            r#"{"k":"a, b","f":{"x":"a, b","y":["q","q"]}}"#,
-        ),
-        (
-            "%pith\nt[3]{id,tags[]}:\n1,a \"b c\" 7\n2,[]\n3,null",
-            r#"{"t":[{"id":1,"tags":["a","b c",7]},{"id":2,"tags":[]},{"id":3,"tags":[null]}]}"#,
-        ),
-        (
-            "%pith\nt[2]{id,g?{tags[],n}}:\n1,~,\n2,x y,3",
-            r#"{"t":[{"id":1,"g":null},{"id":2,"g":{"tags":["x","y"],"n":3}}]}"#,
-        ),
-    ];
-    for (text, json) in ok {
-        let got = decode(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-        assert_eq!(got, pith::json::parse(json).unwrap(), "{text:?}");
-    }
-    let refused = [
-        // An anchor names a primitive only.
-        ("%pith\nk: &n {a:1}", Syntax, 2, 7),
-        // A name given twice: by a definition, then by an anchor.
-        ("%pith\n&n: [1]\nk: &n 2\nj: *n", DuplicateKey, 3, 5),
-        // An anchor nobody uses.
-        ("%pith\nk: &n 2", Structure, 2, 4),
-        // Two spaces between list items.
-        ("%pith\nt[1]{tags[]}:\na  b", Syntax, 3, 3),
-        // A list column cannot also be a group.
-        ("%pith\nt[1]{tags[]{a}}:\n1", Header, 2, 12),
-    ];
-    for (text, kind, line, column) in refused {
-        let e = decode(text).expect_err(text);
-        assert_eq!(
-            (e.kind(), e.line(), e.column()),
-            (kind, line, column),
-            "{text:?}: {e}"
-        );
-    }
 }

@@ -131,7 +131,7 @@ fn toon_benchmark_files() {
         ("bench-token-tabular.json", 45_982),
         ("bench-token-analytics.json", 7_659),
         ("bench-token-github.json", 8_709),
-        ("bench-token-nested.json", 52_516),
+        ("bench-token-nested.json", 43_588),
         ("bench-token-event-logs.json", 89_610),
         ("bench-token-nested-config.json", 510),
         ("bench-token-keyed.json", 9_706),
@@ -160,7 +160,7 @@ fn toon_benchmark_files() {
     assert_eq!((total_json, total_toon), (365_359, 332_764));
     assert!(total <= 300_000, "total {total} > 300,000");
     assert!(total <= 250_000, "total {total} > 250,000");
-    assert!(total <= 238_524, "total {total} > pinned 238,524");
+    assert!(total <= 229_582, "total {total} > pinned 229,582");
 }
 
 #[test]
@@ -193,7 +193,7 @@ fn github_replies_beat_terse() {
     let opts = Options::default().metric(pith::select::Metric::Tokens(TokenizerKind::Cl100k));
     // pith auto's tokens today, pinned.
     let pinned = [
-        50_593, 10_511, 4_301, 28_553, 488, 32_162, 287, 1_652, 14_764,
+        50_418, 10_511, 4_301, 28_553, 488, 32_162, 287, 1_652, 14_754,
     ];
     let (mut total, mut total_terse) = (0, 0);
     eprintln!(
@@ -219,7 +219,7 @@ fn github_replies_beat_terse() {
     }
     eprintln!("{:<34} {total_terse:>8} {total:>8}", "total");
     assert_eq!(total_terse, 149_440);
-    assert!(total <= 143_311, "total {total} > pinned 143,311");
+    assert!(total <= 143_126, "total {total} > pinned 143,126");
 }
 
 /// The seed's readability criteria, on every dataset file: the chosen form

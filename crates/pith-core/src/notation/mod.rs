@@ -10,11 +10,11 @@ pub const MARKER: &str = "%pith";
 
 /// How to read the notation, for a model: place it once where a model sees
 /// it before the documents (an MCP server's instructions, a system prompt).
-/// 108 o200k tokens.
+/// 117 o200k tokens.
 pub const PRIMER: &str = "%pith text is JSON as TOON lines. k[N]{a,b?,c{x,y},d[]}: heads N rows \
-of cells: empty b? = key absent; c{x,y} spreads object c (~ = null); d[] = space-separated list. \
-[a,b], {k:v} = JSON minus quotes. &n v or &n: v names v, *n repeats it. Header k=v: every row \
-has k=v; k=`x${f}`: k built from row's f.";
+of cells: empty b? = key absent; c{x,y} spreads object c (~ = null); d[] = space-separated list, \
+d[]{x,y} = objects [x,y][x,y]. [a,b], {k:v} = JSON minus quotes. &n v or &n: v names v, *n \
+repeats it. Header k=v: every row has it; k=`x${f}` fills in f.";
 
 mod decode;
 pub(crate) mod encode;

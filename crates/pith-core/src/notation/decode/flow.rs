@@ -173,6 +173,29 @@ impl Parser<'_> {
         }
     }
 
+    /// A member value of a flow value (§5's `fvalue`) at `p`, as a member of
+    /// a container at level `parent`: a flow value, a reference, an anchor
+    /// or a primitive; returns it and the offset after it.
+    pub(super) fn fvalue(&mut self, p: usize, e: usize, parent: usize) -> R<(Value, usize)> {
+        match self.src[p] {
+            b'[' | b'{' => self.flow(p, e, parent, true),
+            b'*' => self.reference(p, e, parent),
+            b'"' => {
+                let (s, after) = self.tok.quoted(p, e)?;
+                Ok((Value::String(s), after))
+            }
+            b'&' => self.anchor(p, e, |this, v| {
+                if this.src[v] == b'"' {
+                    let (s, after) = this.tok.quoted(v, e)?;
+                    Ok((Value::String(s), after))
+                } else {
+                    this.flow_bare(v, e)
+                }
+            }),
+            _ => self.flow_bare(p, e),
+        }
+    }
+
     /// The key of a flow object member at `p` and the offset after its `:`.
     fn flow_key(&self, p: usize, e: usize, stack: &[Frame]) -> R<((String, usize), usize)> {
         let src = self.src;

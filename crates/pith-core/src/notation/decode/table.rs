@@ -67,8 +67,15 @@ pub(super) struct Header {
     list: FieldList,
     /// Cells per row.
     cells: usize,
-    /// For each cell, how many groups hold it and whether it is a list cell.
-    nest: Vec<Slot>,
+    /// For each cell, how many groups hold it and what it holds.
+    nest: Nest,
+}
+
+/// The cells of a header, in row order, and the fields of its record lists.
+#[derive(Default)]
+struct Nest {
+    slots: Vec<Slot>,
+    records: Vec<Vec<RecordField>>,
 }
 
 /// One cell of a row, as the header declares it.
@@ -76,8 +83,25 @@ pub(super) struct Header {
 pub(super) struct Slot {
     /// How many groups hold it.
     depth: usize,
-    /// A list column (`name[]`): the cell is items separated by spaces.
-    list: bool,
+    shape: Shape,
+}
+
+/// What one cell holds, as its column declares.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// A cell of §4.
+    Plain,
+    /// A list column (`name[]`): items separated by spaces.
+    List,
+    /// A record list (`name[]{…}`): rows `[…]`, their fields those of
+    /// `Nest::records` at this index.
+    Records(usize),
+}
+
+/// A field of a record list's rows: its key, and whether rows may lack it.
+struct RecordField {
+    name: String,
+    optional: bool,
 }
 
 /// The fields of one level of a header.
@@ -153,9 +177,9 @@ impl Parser<'_> {
                     ));
                 }
                 self.level(level + 1, p)?;
-                let mut nest = Vec::new();
+                let mut nest = Nest::default();
                 let (list, after) = self.field_list(p, e, br.delim, level + 1, 0, &mut nest)?;
-                if nest.is_empty() {
+                if nest.slots.is_empty() {
                     return Err(fault(
                         ErrorKind::Header,
                         p,
@@ -188,7 +212,7 @@ impl Parser<'_> {
                 }
                 let header = Header {
                     list,
-                    cells: nest.len(),
+                    cells: nest.slots.len(),
                     nest,
                 };
                 if br.keyed {
@@ -291,7 +315,7 @@ impl Parser<'_> {
         delim: u8,
         level: usize,
         depth: usize,
-        nest: &mut Vec<Slot>,
+        nest: &mut Nest,
     ) -> R<(FieldList, usize)> {
         let src = self.src;
         let mut p = open + 1;
@@ -306,37 +330,43 @@ impl Parser<'_> {
         let mut index: Option<KeyIndex> = None;
         let mut templates = false;
         let end = loop {
-            if p >= e {
-                return Err(fault(
-                    ErrorKind::Header,
-                    p,
-                    "expected a field name, found the end of the line",
-                ));
-            }
             let at = p;
-            let (name, mut q) = self.field_name(p, e)?;
-            let optional = q < e && src[q] == b'?';
-            if optional {
-                q += 1;
-            }
+            let (name, optional, mut q) = self.field_head(p, e)?;
             let list = src[q.min(e)..e].starts_with(b"[]");
+            let mut shape = Shape::Plain;
             if list {
                 q += 2;
-                if q < e && matches!(src[q], b'{' | b'=') {
-                    return Err(fault(
-                        ErrorKind::Header,
-                        q,
-                        "expected a delimiter or '}' after a list column's '[]', found a group or \
-                         a derived value",
-                    ));
+                shape = Shape::List;
+                match src.get(q).filter(|_| q < e) {
+                    Some(b'{') => {
+                        // A record list: an array of objects at `level + 1`,
+                        // each at `level + 2`.
+                        self.level(level + 2, q)?;
+                        let (fields, after) = self.record_fields(q, e, delim)?;
+                        nest.records.push(fields);
+                        shape = Shape::Records(nest.records.len() - 1);
+                        q = after;
+                    }
+                    Some(b'=') => {
+                        return Err(fault(
+                            ErrorKind::Header,
+                            q,
+                            "expected a delimiter or '}' after a list column's '[]', found a \
+                             derived value",
+                        ));
+                    }
+                    _ => {}
                 }
             }
-            let kind = match src.get(q).filter(|_| q < e) {
+            let kind = match src
+                .get(q)
+                .filter(|_| q < e && matches!(shape, Shape::Plain))
+            {
                 Some(b'{') => {
                     self.level(level + 1, q)?;
-                    let first = nest.len();
+                    let first = nest.slots.len();
                     let (list, after) = self.field_list(q, e, delim, level + 1, depth + 1, nest)?;
-                    let count = nest.len() - first;
+                    let count = nest.slots.len() - first;
                     if count == 0 {
                         return Err(fault(
                             ErrorKind::Header,
@@ -371,10 +401,10 @@ impl Parser<'_> {
                     kind
                 }
                 _ => {
-                    nest.push(Slot { depth, list });
+                    nest.slots.push(Slot { depth, shape });
                     Kind::Leaf {
                         optional,
-                        cell: nest.len() - 1,
+                        cell: nest.slots.len() - 1,
                     }
                 }
             };
@@ -429,6 +459,69 @@ impl Parser<'_> {
             lead_group,
         };
         Ok((list, end))
+    }
+
+    /// The fields of a record list, `{a,b?,…}` opening at `open`: keys,
+    /// each optionally `?`, nothing else. Returns them and the offset after
+    /// the `}`.
+    fn record_fields(&self, open: usize, e: usize, delim: u8) -> R<(Vec<RecordField>, usize)> {
+        let src = self.src;
+        let mut fields: Vec<RecordField> = Vec::new();
+        let mut p = open + 1;
+        loop {
+            if p < e && src[p] == b'}' {
+                return Err(fault(
+                    ErrorKind::Header,
+                    p,
+                    "expected a field name, found '}': a record list has at least one field",
+                ));
+            }
+            let at = p;
+            let (name, optional, q) = self.field_head(p, e)?;
+            if fields.iter().any(|f| f.name == name) {
+                return Err(fault(
+                    ErrorKind::DuplicateKey,
+                    at,
+                    format!(
+                        "expected distinct field names, found {} twice in one record list",
+                        show(&name)
+                    ),
+                ));
+            }
+            fields.push(RecordField { name, optional });
+            match src.get(q).filter(|_| q < e) {
+                Some(&c) if c == delim => p = q + 1,
+                Some(b'}') => return Ok((fields, q + 1)),
+                found => {
+                    return Err(fault(
+                        ErrorKind::Header,
+                        q,
+                        format!(
+                            "expected {} or '}}' after the field {} of a record list (its fields \
+                             are keys, each optionally '?'), found {}",
+                            delim_name(delim),
+                            show(&fields[fields.len() - 1].name),
+                            found.map_or("the end of the line".to_owned(), |&c| show_byte(c))
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A field's name at `p` and whether it is marked `?`; returns them and
+    /// the offset after them.
+    fn field_head(&self, p: usize, e: usize) -> R<(String, bool, usize)> {
+        if p >= e {
+            return Err(fault(
+                ErrorKind::Header,
+                p,
+                "expected a field name, found the end of the line",
+            ));
+        }
+        let (name, q) = self.field_name(p, e)?;
+        let optional = q < e && self.src[q] == b'?';
+        Ok((name, optional, q + usize::from(optional)))
     }
 
     /// A field name at `p` (an identifier or a quoted key) and the offset after it.
@@ -703,6 +796,148 @@ impl Parser<'_> {
             }
             p = after + 1;
         }
+    }
+
+    /// A cell of a record list column (§3) starting at `i`, in a row ending
+    /// at `e`, as a member of a container at level `parent`: empty (absent),
+    /// `[]` (no rows), `~` (the first cell of a null group), or rows
+    /// `[…][…]`, each with one member per field of `fields` (empty where an
+    /// optional field is absent). Returns it and the offset after it.
+    fn records_cell(
+        &mut self,
+        i: usize,
+        e: usize,
+        delim: u8,
+        parent: usize,
+        fields: &[RecordField],
+    ) -> R<(Cell, usize)> {
+        let src = self.src;
+        let ends = |p: usize| p >= e || src[p] == delim;
+        if ends(i) {
+            return Ok((Cell::Empty, i));
+        }
+        if src[i..e].starts_with(b"[]") && ends(i + 2) {
+            return Ok((Cell::Value(Value::Array(Vec::new())), i + 2));
+        }
+        if src[i] == b'~' && ends(i + 1) {
+            return Ok((Cell::Null, i + 1));
+        }
+        self.level(parent + 1, i)?;
+        let mut rows = Vec::new();
+        let mut p = i;
+        loop {
+            if src[p] != b'[' {
+                return Err(fault(
+                    ErrorKind::Syntax,
+                    p,
+                    format!(
+                        "expected a row '[…]' of the record list, found {}",
+                        show_byte(src[p])
+                    ),
+                ));
+            }
+            let (row, after) = self.record_row(p, e, parent + 1, fields)?;
+            rows.push(Value::Object(row));
+            if ends(after) {
+                return Ok((Cell::Value(Value::Array(rows)), after));
+            }
+            p = after;
+        }
+    }
+
+    /// One row `[…]` of a record list opening at `open`, as an object at
+    /// level `level + 1`; returns it and the offset after its `]`.
+    fn record_row(
+        &mut self,
+        open: usize,
+        e: usize,
+        level: usize,
+        fields: &[RecordField],
+    ) -> R<(Map, usize)> {
+        let src = self.src;
+        self.level(level + 1, open)?;
+        let mut members = Vec::with_capacity(fields.len());
+        let mut p = open + 1;
+        for (n, f) in fields.iter().enumerate() {
+            let last = n + 1 == fields.len();
+            let close = if last { b']' } else { b',' };
+            match src.get(p).filter(|_| p < e) {
+                Some(&c @ (b',' | b']')) => {
+                    if c != close {
+                        return Err(self.record_width(p, fields.len(), c == b']'));
+                    }
+                    if !f.optional {
+                        return Err(fault(
+                            ErrorKind::Structure,
+                            p,
+                            format!(
+                                "expected a value for the field {}, found an empty member: only \
+                                 a field marked '?' may be empty",
+                                show(&f.name)
+                            ),
+                        ));
+                    }
+                }
+                Some(_) => {
+                    let (v, after) = self.fvalue(p, e, level + 1)?;
+                    members.push((Key::from(f.name.as_str()), v));
+                    p = after;
+                    match src.get(p).filter(|_| p < e) {
+                        Some(&c) if c == close => {}
+                        Some(b',') => return Err(self.record_width(p, fields.len(), false)),
+                        Some(b']') => return Err(self.record_width(p, fields.len(), true)),
+                        found => {
+                            return Err(fault(
+                                ErrorKind::Syntax,
+                                p,
+                                format!(
+                                    "expected {} after a member of a record list's row, found {}",
+                                    if last { "']'" } else { "','" },
+                                    found.map_or("the end of the row".to_owned(), |&c| {
+                                        show_byte(c)
+                                    })
+                                ),
+                            ));
+                        }
+                    }
+                }
+                None => {
+                    return Err(fault(
+                        ErrorKind::Syntax,
+                        p,
+                        format!(
+                            "expected a member of a record list's row, found the end of the row: \
+                             ']' is missing for the bracket at column {}",
+                            crate::Position::at(src, open).column
+                        ),
+                    ));
+                }
+            }
+            p += 1;
+        }
+        if members.is_empty() {
+            return Err(fault(
+                ErrorKind::Structure,
+                open,
+                "expected a row with at least one value, found only empty members (a record \
+                 list's row is never empty)",
+            ));
+        }
+        Ok((Map::from_unique_entries(members), p))
+    }
+
+    /// The error for a record list's row with more (`fewer` false) or fewer
+    /// members than its fields, found at `at`.
+    fn record_width(&self, at: usize, fields: usize, fewer: bool) -> Fault {
+        fault(
+            ErrorKind::WidthMismatch,
+            at,
+            format!(
+                "expected {fields} {} per row of the record list, as its header declares, found {}",
+                if fields == 1 { "member" } else { "members" },
+                if fewer { "fewer" } else { "more" }
+            ),
+        )
     }
 
     fn cell(&mut self, i: usize, e: usize, delim: u8, parent: usize) -> R<(Cell, usize)> {
@@ -980,11 +1215,13 @@ impl Parser<'_> {
                     ),
                 ));
             }
-            let slot = h.nest[k];
-            let (cell, end) = if slot.list {
-                self.list_cell(i, e, delim)?
-            } else {
-                self.cell(i, e, delim, level + slot.depth)?
+            let slot = h.nest.slots[k];
+            let (cell, end) = match slot.shape {
+                Shape::Plain => self.cell(i, e, delim, level + slot.depth)?,
+                Shape::List => self.list_cell(i, e, delim)?,
+                Shape::Records(r) => {
+                    self.records_cell(i, e, delim, level + slot.depth, &h.nest.records[r])?
+                }
             };
             cells.push((cell, i));
             if end >= e {

@@ -30,6 +30,7 @@ impl Col<'_> {
                 Kind::Leaf => Kind::Leaf,
                 Kind::List => Kind::List,
                 Kind::Group(sub) => Kind::Group(sub.iter().map(Col::copy).collect()),
+                Kind::Records(sub) => Kind::Records(sub.iter().map(Col::copy).collect()),
                 Kind::Derived(rule) => Kind::Derived(rule.clone()),
             },
         }
@@ -44,6 +45,9 @@ pub(super) enum Kind<'a> {
     List,
     /// A nested field group.
     Group(Vec<Col<'a>>),
+    /// One cell per row holding an array of objects as rows `[…][…]` of
+    /// the fields (`name[]{…}`, a record list); each field a leaf.
+    Records(Vec<Col<'a>>),
     /// A derived column: no cell.
     Derived(Rule),
 }
@@ -57,6 +61,10 @@ struct Census {
     others: usize,
     /// Arrays of primitives that have no name.
     lists: usize,
+    /// Empty arrays.
+    empties: usize,
+    /// Arrays that have no name of objects that have none, none empty.
+    records: usize,
     /// Bytes of the named objects (what a leaf column would not repeat).
     named_bytes: usize,
     /// Bytes of the keys of the other objects (what a group saves).
@@ -134,6 +142,17 @@ impl Writer<'_, '_, '_> {
                         if self.refs.of(v).is_none() && a.iter().all(Value::is_primitive) =>
                     {
                         c.lists += 1;
+                        c.empties += usize::from(a.is_empty());
+                        c.others += 1;
+                    }
+                    Value::Array(a)
+                        if self.refs.of(v).is_none()
+                            && a.iter().all(|x| {
+                                matches!(x, Value::Object(m) if !m.is_empty())
+                                    && self.refs.of(x).is_none()
+                            }) =>
+                    {
+                        c.records += 1;
                         c.others += 1;
                     }
                     _ => c.others += 1,
@@ -161,6 +180,13 @@ impl Writer<'_, '_, '_> {
             } else {
                 Kind::Leaf
             };
+            if c.records > 0
+                && c.records + c.empties == c.present
+                && level < MAX_GROUP_DEPTH
+                && let Some(sub) = self.records_pay(rows, key)
+            {
+                kind = Kind::Records(sub);
+            }
             // A group first in a group, null in some rows, would write the
             // outer group's `~` (a null group marks its first cell): the
             // inner one is a single cell then.
@@ -288,6 +314,11 @@ impl Writer<'_, '_, '_> {
                     self.fields(out, sub);
                     out.push('}');
                 }
+                Kind::Records(sub) => {
+                    out.push_str("[]{");
+                    self.fields(out, sub);
+                    out.push('}');
+                }
                 Kind::Derived(rule) => {
                     out.push('=');
                     rule.write(out, self);
@@ -326,6 +357,21 @@ impl Writer<'_, '_, '_> {
                         _ => {}
                     }
                 }
+                Kind::Records(sub) => {
+                    self.sep(out, first);
+                    match v {
+                        Some(Value::Array(items)) if items.is_empty() => out.push_str("[]"),
+                        Some(Value::Array(items)) => {
+                            for item in items {
+                                if let Value::Object(m) = item {
+                                    self.record_row(out, sub, m);
+                                }
+                            }
+                        }
+                        // Planning let only arrays of objects in.
+                        _ => {}
+                    }
+                }
                 Kind::Group(sub) => match v {
                     Some(Value::Object(m)) => self.cells(out, sub, Some(m), first),
                     Some(_) => {
@@ -344,34 +390,110 @@ impl Writer<'_, '_, '_> {
         }
     }
 
+    /// One row `[…]` of a record list: the members of `m` under the fields
+    /// `sub`, each a flow value, empty where `m` lacks the key.
+    fn record_row(&mut self, out: &mut String, sub: &[Col<'_>], m: &Map) {
+        out.push('[');
+        let mut at = 0;
+        for (i, c) in sub.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if let Some(v) = lookup(m, c.key, &mut at) {
+                self.flow(out, v);
+            }
+        }
+        out.push(']');
+    }
+
+    /// The fields of column `key` as a record list, when its arrays (every
+    /// present value an array of objects, or empty) make one and it costs
+    /// fewer tokens than their flow cells: at least two objects in all,
+    /// their keys in first-seen order with at least half of the grid
+    /// filled, every object's keys in that order (a record list's rows are
+    /// objects that keep their key order), at most [`MAX_CELLS`] fields.
+    fn records_pay<'a>(&mut self, rows: &[&'a Map], key: &str) -> Option<Vec<Col<'a>>> {
+        let objects: Vec<&'a Map> = rows
+            .iter()
+            .filter_map(|r| match r.get(key) {
+                Some(Value::Array(items)) => Some(items),
+                _ => None,
+            })
+            .flatten()
+            .filter_map(Value::as_object)
+            .collect();
+        if objects.len() < 2 {
+            return None;
+        }
+        let mut keys: Vec<&'a str> = Vec::new();
+        let mut present: Vec<usize> = Vec::new();
+        let mut index: HashMap<&'a str, usize> = HashMap::new();
+        for m in &objects {
+            for k in m.keys() {
+                let i = *index.entry(k.as_str()).or_insert_with(|| {
+                    keys.push(k.as_str());
+                    present.push(0);
+                    keys.len() - 1
+                });
+                present[i] += 1;
+            }
+        }
+        if keys.len() > MAX_CELLS {
+            return None;
+        }
+        let sub: Vec<Col<'a>> = keys
+            .iter()
+            .zip(&present)
+            .map(|(&key, &n)| Col {
+                key,
+                optional: n < objects.len(),
+                kind: Kind::Leaf,
+            })
+            .collect();
+        if !dense(&sub, &objects) {
+            return None;
+        }
+        let leaf = self.column(rows, key, Kind::Leaf);
+        let table = self.column(
+            rows,
+            key,
+            Kind::Records(sub.iter().map(Col::copy).collect()),
+        );
+        // A writer without references would have compared other texts.
+        if !self.swayed && !self.refs.names.is_empty() {
+            self.swayed = leaf.names_any() || table.names_any();
+        }
+        // The header's `[]{…}` is counted with the record list.
+        let mut header = String::from("[]{");
+        self.fields(&mut header, &sub);
+        header.push('}');
+        let mut text = table.text;
+        text.push_str(&header);
+        self.cheaper_alone(&text, &leaf.text).then_some(sub)
+    }
+
+    /// The cells of column `key` of `kind` in every row, a line each,
+    /// written on the side (the column optional: a row may lack the key).
+    fn column(&mut self, rows: &[&Map], key: &str, kind: Kind<'_>) -> super::Fragment {
+        let cols = [Col {
+            key,
+            optional: true,
+            kind,
+        }];
+        self.render(|w, o| {
+            for row in rows {
+                let mut first = true;
+                w.cells(o, &cols, Some(row), &mut first);
+                o.push('\n');
+            }
+        })
+    }
+
     /// Whether the cells of column `key` cost fewer tokens as the group
     /// `sub` than as one cell each.
     fn group_pays(&mut self, rows: &[&Map], key: &str, sub: &[Col<'_>]) -> bool {
-        let cols = [Col {
-            key,
-            optional: true,
-            kind: Kind::Leaf,
-        }];
-        let leaf = self.render(|w, o| {
-            for row in rows {
-                let mut first = true;
-                w.cells(o, &cols, Some(row), &mut first);
-                o.push('\n');
-            }
-        });
-        let sub: Vec<Col<'_>> = sub.iter().map(Col::copy).collect();
-        let cols = [Col {
-            key,
-            optional: true,
-            kind: Kind::Group(sub),
-        }];
-        let group = self.render(|w, o| {
-            for row in rows {
-                let mut first = true;
-                w.cells(o, &cols, Some(row), &mut first);
-                o.push('\n');
-            }
-        });
+        let leaf = self.column(rows, key, Kind::Leaf);
+        let group = self.column(rows, key, Kind::Group(sub.iter().map(Col::copy).collect()));
         self.cheaper_alone(&group.text, &leaf.text)
     }
 
@@ -405,7 +527,7 @@ fn has_cell(cols: &[Col<'_>], row: &Map) -> bool {
 pub(super) fn cells(cols: &[Col<'_>]) -> usize {
     cols.iter()
         .map(|c| match &c.kind {
-            Kind::Leaf | Kind::List => 1,
+            Kind::Leaf | Kind::List | Kind::Records(_) => 1,
             Kind::Group(sub) => cells(sub),
             Kind::Derived(_) => 0,
         })
@@ -417,7 +539,7 @@ fn count_derived(cols: &[Col<'_>]) -> usize {
         .map(|c| match &c.kind {
             Kind::Derived(_) => 1,
             Kind::Group(sub) => count_derived(sub),
-            Kind::Leaf | Kind::List => 0,
+            Kind::Leaf | Kind::List | Kind::Records(_) => 0,
         })
         .sum()
 }
