@@ -122,7 +122,7 @@ fn value() -> impl Strategy<Value = Value> {
         prop::collection::vec(
             prop::collection::vec(
                 (
-                    prop::sample::subsequence(vec!["sku", "qty", "note"], 0..=3),
+                    prop::sample::subsequence(vec!["sku", "qty", "note", "a, b?"], 0..=4),
                     any::<bool>(),
                     tree.clone(),
                 ),

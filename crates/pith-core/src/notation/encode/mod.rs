@@ -2,11 +2,14 @@
 //!
 //! The value is written top-down. Objects are `key: value` lines, as in
 //! TOON; every array of objects is a sparse table (columns over the union of
-//! the rows' keys, nested field groups where the values are objects, flow
-//! cells for other nested values); other nested values are flow values.
-//! Where two layouts are possible (a nested object as lines or as one flow
-//! value; a short array of objects as a table or a flow value) both are
-//! written and the one with fewer tokens of [`Options::tokenizer`] is kept.
+//! the rows' keys, nested field groups where the values are objects, list
+//! columns where they are arrays of primitives, record lists where they are
+//! arrays of objects, flow cells for other nested values); other nested
+//! values are flow values. Where two layouts are possible (a nested object
+//! as lines or as one flow value; a short array of objects as a table or a
+//! flow value; a column of arrays of objects as a record list or as flow
+//! cells) both are written and the one with fewer tokens of
+//! [`Options::tokenizer`] is kept.
 //!
 //! References (§7) come from [`refs`]: the writer writes `*name` for every
 //! value that has one and logs the use; only used names are defined, each
