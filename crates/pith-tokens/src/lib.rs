@@ -255,6 +255,18 @@ impl Tokenizer {
         }
     }
 
+    /// Whether `text` has more than `n` tokens, answered as soon as it is
+    /// certain either way: once the tokens counted pass `n`, or once they
+    /// and the bytes left cannot reach `n + 1` (so without counting the
+    /// rest).
+    pub fn count_exceeds(&self, text: &str, n: usize) -> bool {
+        match self.count_bounded(text, n.saturating_add(1), n) {
+            Bounded::Above => true,
+            Bounded::Below => false,
+            Bounded::Exact(m) => m > n,
+        }
+    }
+
     fn count_bounded(&self, text: &str, lo: usize, hi: usize) -> Bounded {
         let n = match &self.bpe {
             Some(bpe) => return bpe.count_bounded(text.as_bytes(), lo, hi),
@@ -760,6 +772,7 @@ mod tests {
                     assert!(under == Some(n) || (under.is_none() && n < lo));
                     let over = t.count_unless_over(text, lo);
                     assert!(over == Some(n) || (over.is_none() && n > lo));
+                    assert_eq!(t.count_exceeds(text, lo), n > lo, "{kind} {text:?} {lo}");
                 }
             }
         }
@@ -796,6 +809,9 @@ mod tests {
         let n = o.count(&long);
         assert_eq!(o.count_unless_over(&long, n), Some(n));
         assert_eq!(o.count_unless_over(&long, n - 1), None);
+        for bound in [0, 100, n - 1, n, n + 1, 40_000, usize::MAX] {
+            assert_eq!(o.count_exceeds(&long, bound), n > bound, "{bound}");
+        }
     }
 
     #[test]

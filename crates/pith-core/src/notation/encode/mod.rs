@@ -613,14 +613,14 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// holds (the cells of one column in every row), `b` the likely cheaper:
     /// counted directly, `b` first, then `a` only if a floor read off its
     /// bytes (read only until it does) does not already exceed `b`'s count,
-    /// and only as far as needed.
+    /// and only until its tokens pass that count (or can no longer).
     fn cheaper_alone(&self, b: &str, a: &str) -> bool {
         let tokenizer = self.lines.tokenizer();
         let cost = tokenizer.count(b);
         if tokenizer.kind().is_exact() && crate::tokens::text_floor_exceeds(a, cost) {
             return true;
         }
-        tokenizer.count_unless_under(a, cost + 1).is_some()
+        tokenizer.count_exceeds(a, cost)
     }
 
     /// Writes with `f` on the side: the text, and the names and derived
