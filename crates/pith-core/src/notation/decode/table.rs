@@ -93,12 +93,13 @@ enum Shape {
     Plain,
     /// A list column (`name[]`): items separated by spaces.
     List,
-    /// A record list (`name[]{…}`): rows `[…]`, their fields those of
+    /// A record list (`name[]{…}`): records `[…]`, their fields those of
     /// `Nest::records` at this index.
     Records(usize),
 }
 
-/// A field of a record list's rows: its key, and whether rows may lack it.
+/// A field of a record list's records: its key, and whether a record may
+/// lack it.
 struct RecordField {
     name: String,
     optional: bool,
@@ -800,7 +801,7 @@ impl Parser<'_> {
 
     /// A cell of a record list column (§3) starting at `i`, in a row ending
     /// at `e`, as a member of a container at level `parent`: empty (absent),
-    /// `[]` (no rows), `~` (the first cell of a null group), or rows
+    /// `[]` (no records), `~` (the first cell of a null group), or records
     /// `[…][…]`, each with one member per field of `fields` (empty where an
     /// optional field is absent). Returns it and the offset after it.
     fn records_cell(
@@ -823,7 +824,7 @@ impl Parser<'_> {
             return Ok((Cell::Null, i + 1));
         }
         self.level(parent + 1, i)?;
-        let mut rows = Vec::new();
+        let mut records = Vec::new();
         let mut p = i;
         loop {
             if src[p] != b'[' {
@@ -831,23 +832,23 @@ impl Parser<'_> {
                     ErrorKind::Syntax,
                     p,
                     format!(
-                        "expected a row '[…]' of the record list, found {}",
+                        "expected a record '[…]' of the record list, found {}",
                         show_byte(src[p])
                     ),
                 ));
             }
-            let (row, after) = self.record_row(p, e, parent + 1, fields)?;
-            rows.push(Value::Object(row));
+            let (record, after) = self.record(p, e, parent + 1, fields)?;
+            records.push(Value::Object(record));
             if ends(after) {
-                return Ok((Cell::Value(Value::Array(rows)), after));
+                return Ok((Cell::Value(Value::Array(records)), after));
             }
             p = after;
         }
     }
 
-    /// One row `[…]` of a record list opening at `open`, as an object at
+    /// One record `[…]` of a record list opening at `open`, as an object at
     /// level `level + 1`; returns it and the offset after its `]`.
-    fn record_row(
+    fn record(
         &mut self,
         open: usize,
         e: usize,
@@ -891,7 +892,7 @@ impl Parser<'_> {
                                 ErrorKind::Syntax,
                                 p,
                                 format!(
-                                    "expected {} after a member of a record list's row, found {}",
+                                    "expected {} after a member of a record, found {}",
                                     if last { "']'" } else { "','" },
                                     found.map_or("the end of the row".to_owned(), |&c| {
                                         show_byte(c)
@@ -906,7 +907,7 @@ impl Parser<'_> {
                         ErrorKind::Syntax,
                         p,
                         format!(
-                            "expected a member of a record list's row, found the end of the row: \
+                            "expected a member of a record, found the end of the row: \
                              ']' is missing for the bracket at column {}",
                             crate::Position::at(src, open).column
                         ),
@@ -919,21 +920,21 @@ impl Parser<'_> {
             return Err(fault(
                 ErrorKind::Structure,
                 open,
-                "expected a row with at least one value, found only empty members (a record \
-                 list's row is never empty)",
+                "expected a record with at least one value, found only empty members (a \
+                 record is never empty)",
             ));
         }
         Ok((Map::from_unique_entries(members), p))
     }
 
-    /// The error for a record list's row with more (`fewer` false) or fewer
+    /// The error for a record with more (`fewer` false) or fewer
     /// members than its fields, found at `at`.
     fn record_width(&self, at: usize, fields: usize, fewer: bool) -> Fault {
         fault(
             ErrorKind::WidthMismatch,
             at,
             format!(
-                "expected {fields} {} per row of the record list, as its header declares, found {}",
+                "expected {fields} {} per record, as the record list's header declares, found {}",
                 if fields == 1 { "member" } else { "members" },
                 if fewer { "fewer" } else { "more" }
             ),

@@ -45,8 +45,8 @@ pub(super) enum Kind<'a> {
     List,
     /// A nested field group.
     Group(Vec<Col<'a>>),
-    /// One cell per row holding an array of objects as rows `[…][…]` of
-    /// the fields (`name[]{…}`, a record list); each field a leaf.
+    /// One cell per row holding an array of objects as records `[…][…]`
+    /// of the fields (`name[]{…}`, a record list); each field a leaf.
     Records(Vec<Col<'a>>),
     /// A derived column: no cell.
     Derived(Rule),
@@ -364,7 +364,7 @@ impl Writer<'_, '_, '_> {
                         Some(Value::Array(items)) => {
                             for item in items {
                                 if let Value::Object(m) = item {
-                                    self.record_row(out, sub, m);
+                                    self.record(out, sub, m);
                                 }
                             }
                         }
@@ -390,9 +390,9 @@ impl Writer<'_, '_, '_> {
         }
     }
 
-    /// One row `[…]` of a record list: the members of `m` under the fields
+    /// One record `[…]` of a record list: the members of `m` under the fields
     /// `sub`, each a flow value, empty where `m` lacks the key.
-    fn record_row(&mut self, out: &mut String, sub: &[Col<'_>], m: &Map) {
+    fn record(&mut self, out: &mut String, sub: &[Col<'_>], m: &Map) {
         out.push('[');
         let mut at = 0;
         for (i, c) in sub.iter().enumerate() {
@@ -410,8 +410,8 @@ impl Writer<'_, '_, '_> {
     /// present value an array of objects, or empty) make one and it costs
     /// fewer tokens than their flow cells: at least two objects in all,
     /// their keys in first-seen order with at least half of the grid
-    /// filled, every object's keys in that order (a record list's rows are
-    /// objects that keep their key order), at most [`MAX_CELLS`] fields.
+    /// filled, every object's keys in that order (a record keeps its
+    /// object's key order), at most [`MAX_CELLS`] fields.
     fn records_pay<'a>(&mut self, rows: &[&'a Map], key: &str) -> Option<Vec<Col<'a>>> {
         let objects: Vec<&'a Map> = rows
             .iter()
