@@ -66,36 +66,6 @@ impl Parser<'_> {
                         continue 'value;
                     }
                 }
-                b'*' => {
-                    if !refs {
-                        return Err(fault(
-                            ErrorKind::Header,
-                            p,
-                            "expected a constant without references, found '*': a derived \
-                             column's value is written out",
-                        ));
-                    }
-                    let (v, after) = self.reference(p, e, parent + stack.len())?;
-                    p = after;
-                    v
-                }
-                b'"' => {
-                    let (s, after) = self.tok.quoted(p, e)?;
-                    p = after;
-                    Value::String(s)
-                }
-                b'&' if refs => {
-                    let (v, after) = self.anchor(p, e, |this, v| {
-                        if this.src[v] == b'"' {
-                            let (s, after) = this.tok.quoted(v, e)?;
-                            Ok((Value::String(s), after))
-                        } else {
-                            this.flow_bare(v, e)
-                        }
-                    })?;
-                    p = after;
-                    v
-                }
                 b',' | b']' | b'}' => {
                     let what = if stack.is_empty() {
                         "a value"
@@ -109,7 +79,7 @@ impl Parser<'_> {
                     ));
                 }
                 _ => {
-                    let (v, after) = self.flow_bare(p, e)?;
+                    let (v, after) = self.flow_scalar(p, e, parent + stack.len(), refs)?;
                     p = after;
                     v
                 }
@@ -179,12 +149,27 @@ impl Parser<'_> {
     pub(super) fn fvalue(&mut self, p: usize, e: usize, parent: usize) -> R<(Value, usize)> {
         match self.src[p] {
             b'[' | b'{' => self.flow(p, e, parent, true),
+            _ => self.flow_scalar(p, e, parent, true),
+        }
+    }
+
+    /// A member value at `p` that is not a container, as a member of a
+    /// container at level `parent`: a reference or an anchor (where `refs`
+    /// allows them), a quoted string, or a bare primitive.
+    fn flow_scalar(&mut self, p: usize, e: usize, parent: usize, refs: bool) -> R<(Value, usize)> {
+        match self.src[p] {
+            b'*' if !refs => Err(fault(
+                ErrorKind::Header,
+                p,
+                "expected a constant without references, found '*': a derived column's value \
+                 is written out",
+            )),
             b'*' => self.reference(p, e, parent),
             b'"' => {
                 let (s, after) = self.tok.quoted(p, e)?;
                 Ok((Value::String(s), after))
             }
-            b'&' => self.anchor(p, e, |this, v| {
+            b'&' if refs => self.anchor(p, e, |this, v| {
                 if this.src[v] == b'"' {
                     let (s, after) = this.tok.quoted(v, e)?;
                     Ok((Value::String(s), after))

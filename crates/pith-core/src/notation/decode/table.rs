@@ -732,21 +732,32 @@ impl Parser<'_> {
     /// One cell (§4) starting at `i`, in a row ending at `e`, as a member of
     /// a container at level `parent`; returns it and the offset of the
     /// delimiter that ends it (or `e`).
+    /// What a cell of a list column or a record list (§3) starting at `i`
+    /// is when it is one of the cells both share: empty (absent), `[]` (the
+    /// empty array) or `~` (the first cell of a null group); with the offset
+    /// after it. `None` for any other cell.
+    fn array_cell_head(&self, i: usize, e: usize, delim: u8) -> Option<(Cell, usize)> {
+        let src = self.src;
+        let ends = |p: usize| p >= e || src[p] == delim;
+        if ends(i) {
+            Some((Cell::Empty, i))
+        } else if src[i..e].starts_with(b"[]") && ends(i + 2) {
+            Some((Cell::Value(Value::Array(Vec::new())), i + 2))
+        } else if src[i] == b'~' && ends(i + 1) {
+            Some((Cell::Null, i + 1))
+        } else {
+            None
+        }
+    }
+
     /// A cell of a list column (§3): empty (absent), `[]` (no items), or
     /// primitives separated by one space each, each under the cell rules.
     fn list_cell(&mut self, i: usize, e: usize, delim: u8) -> R<(Cell, usize)> {
+        if let Some(done) = self.array_cell_head(i, e, delim) {
+            return Ok(done);
+        }
         let src = self.src;
-        if i >= e || src[i] == delim {
-            return Ok((Cell::Empty, i));
-        }
         let ends = |p: usize| p >= e || src[p] == delim;
-        if src[i..e].starts_with(b"[]") && ends(i + 2) {
-            return Ok((Cell::Value(Value::Array(Vec::new())), i + 2));
-        }
-        if src[i] == b'~' && ends(i + 1) {
-            // The first cell of a null group.
-            return Ok((Cell::Null, i + 1));
-        }
         let mut items = Vec::new();
         let mut p = i;
         loop {
@@ -812,17 +823,11 @@ impl Parser<'_> {
         parent: usize,
         fields: &[RecordField],
     ) -> R<(Cell, usize)> {
+        if let Some(done) = self.array_cell_head(i, e, delim) {
+            return Ok(done);
+        }
         let src = self.src;
         let ends = |p: usize| p >= e || src[p] == delim;
-        if ends(i) {
-            return Ok((Cell::Empty, i));
-        }
-        if src[i..e].starts_with(b"[]") && ends(i + 2) {
-            return Ok((Cell::Value(Value::Array(Vec::new())), i + 2));
-        }
-        if src[i] == b'~' && ends(i + 1) {
-            return Ok((Cell::Null, i + 1));
-        }
         self.level(parent + 1, i)?;
         let mut records = Vec::new();
         let mut p = i;
@@ -861,47 +866,9 @@ impl Parser<'_> {
         let mut p = open + 1;
         for (n, f) in fields.iter().enumerate() {
             let last = n + 1 == fields.len();
-            let close = if last { b']' } else { b',' };
-            match src.get(p).filter(|_| p < e) {
-                Some(&c @ (b',' | b']')) => {
-                    if c != close {
-                        return Err(self.record_width(p, fields.len(), c == b']'));
-                    }
-                    if !f.optional {
-                        return Err(fault(
-                            ErrorKind::Structure,
-                            p,
-                            format!(
-                                "expected a value for the field {}, found an empty member: only \
-                                 a field marked '?' may be empty",
-                                show(&f.name)
-                            ),
-                        ));
-                    }
-                }
-                Some(_) => {
-                    let (v, after) = self.fvalue(p, e, level + 1)?;
-                    members.push((Key::from(f.name.as_str()), v));
-                    p = after;
-                    match src.get(p).filter(|_| p < e) {
-                        Some(&c) if c == close => {}
-                        Some(b',') => return Err(self.record_width(p, fields.len(), false)),
-                        Some(b']') => return Err(self.record_width(p, fields.len(), true)),
-                        found => {
-                            return Err(fault(
-                                ErrorKind::Syntax,
-                                p,
-                                format!(
-                                    "expected {} after a member of a record, found {}",
-                                    if last { "']'" } else { "','" },
-                                    found.map_or("the end of the row".to_owned(), |&c| {
-                                        show_byte(c)
-                                    })
-                                ),
-                            ));
-                        }
-                    }
-                }
+            let at = p;
+            // The member: a value, or empty right before a `,` or `]`.
+            let value = match src.get(p).filter(|_| p < e) {
                 None => {
                     return Err(fault(
                         ErrorKind::Syntax,
@@ -910,6 +877,43 @@ impl Parser<'_> {
                             "expected a member of a record, found the end of the row: \
                              ']' is missing for the bracket at column {}",
                             crate::Position::at(src, open).column
+                        ),
+                    ));
+                }
+                Some(b',' | b']') => None,
+                Some(_) => {
+                    let (v, after) = self.fvalue(p, e, level + 1)?;
+                    p = after;
+                    Some(v)
+                }
+            };
+            match (src.get(p).filter(|_| p < e), last) {
+                (Some(b','), false) | (Some(b']'), true) => {}
+                (Some(b','), true) => return Err(self.record_width(p, fields.len(), false)),
+                (Some(b']'), false) => return Err(self.record_width(p, fields.len(), true)),
+                (found, _) => {
+                    return Err(fault(
+                        ErrorKind::Syntax,
+                        p,
+                        format!(
+                            "expected {} after a member of a record, found {}",
+                            if last { "']'" } else { "','" },
+                            found.map_or("the end of the row".to_owned(), |&c| show_byte(c))
+                        ),
+                    ));
+                }
+            }
+            match value {
+                Some(v) => members.push((Key::from(f.name.as_str()), v)),
+                None if f.optional => {}
+                None => {
+                    return Err(fault(
+                        ErrorKind::Structure,
+                        at,
+                        format!(
+                            "expected a value for the field {}, found an empty member: only \
+                             a field marked '?' may be empty",
+                            show(&f.name)
                         ),
                     ));
                 }

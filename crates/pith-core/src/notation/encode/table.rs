@@ -63,7 +63,8 @@ struct Census {
     lists: usize,
     /// Empty arrays.
     empties: usize,
-    /// Arrays that have no name of objects that have none, none empty.
+    /// Other arrays that have no name (a record list's, when they hold
+    /// objects: see [`Writer::records_pay`]).
     records: usize,
     /// Bytes of the named objects (what a leaf column would not repeat).
     named_bytes: usize,
@@ -145,13 +146,7 @@ impl Writer<'_, '_, '_> {
                         c.empties += usize::from(a.is_empty());
                         c.others += 1;
                     }
-                    Value::Array(a)
-                        if self.refs.of(v).is_none()
-                            && a.iter().all(|x| {
-                                matches!(x, Value::Object(m) if !m.is_empty())
-                                    && self.refs.of(x).is_none()
-                            }) =>
-                    {
+                    Value::Array(_) if self.refs.of(v).is_none() => {
                         c.records += 1;
                         c.others += 1;
                     }
@@ -407,49 +402,41 @@ impl Writer<'_, '_, '_> {
     }
 
     /// The fields of column `key` as a record list, when its arrays (every
-    /// present value an array of objects, or empty) make one and it costs
-    /// fewer tokens than their flow cells: at least two objects in all,
-    /// their keys in first-seen order with at least half of the grid
-    /// filled, every object's keys in that order (a record keeps its
-    /// object's key order), at most [`MAX_CELLS`] fields.
+    /// present value an array without a name, or empty) make one and it
+    /// costs fewer tokens than their flow cells: every item an object that
+    /// is not empty and has no name, at least two in all, their keys in
+    /// first-seen order with at least half of the grid filled, every
+    /// object's keys in that order (a record keeps its object's key order),
+    /// at most [`MAX_CELLS`] fields.
     fn records_pay<'a>(&mut self, rows: &[&'a Map], key: &str) -> Option<Vec<Col<'a>>> {
-        let objects: Vec<&'a Map> = rows
-            .iter()
-            .filter_map(|r| match r.get(key) {
-                Some(Value::Array(items)) => Some(items),
-                _ => None,
-            })
-            .flatten()
-            .filter_map(Value::as_object)
-            .collect();
+        let mut objects: Vec<&'a Map> = Vec::new();
+        for row in rows {
+            if let Some(Value::Array(items)) = row.get(key) {
+                for item in items {
+                    match item {
+                        Value::Object(m) if self.refs.of(item).is_none() => objects.push(m),
+                        _ => return None,
+                    }
+                }
+            }
+        }
         if objects.len() < 2 {
             return None;
         }
-        let mut keys: Vec<&'a str> = Vec::new();
-        let mut present: Vec<usize> = Vec::new();
-        let mut index: HashMap<&'a str, usize> = HashMap::new();
-        for m in &objects {
-            for k in m.keys() {
-                let i = *index.entry(k.as_str()).or_insert_with(|| {
-                    keys.push(k.as_str());
-                    present.push(0);
-                    keys.len() - 1
-                });
-                present[i] += 1;
-            }
-        }
+        let Tally { keys, census } = self.tally(&objects);
         if keys.len() > MAX_CELLS {
             return None;
         }
         let sub: Vec<Col<'a>> = keys
             .iter()
-            .zip(&present)
-            .map(|(&key, &n)| Col {
+            .zip(&census)
+            .map(|(&key, c)| Col {
                 key,
-                optional: n < objects.len(),
+                optional: c.present < objects.len(),
                 kind: Kind::Leaf,
             })
             .collect();
+        // `dense` refuses empty objects, a sparse grid and keys out of order.
         if !dense(&sub, &objects) {
             return None;
         }
