@@ -407,6 +407,113 @@ fn arrays_of_objects_in_rows_become_record_lists() {
 }
 
 #[test]
+fn objects_that_place_a_key_differently_still_make_groups_and_record_lists() {
+    // The first owner and target lack a key that later ones hold in the
+    // middle: first-seen order would put it last, where those objects do
+    // not have it. The fields take an order every object keeps.
+    let v = pith::json::parse(
+        r#"[{"id":0,"owner":{"id":100,"login":"user0"},"targets":[{"kind":"lib","name":"core0","doc":true}]},
+            {"id":1,"owner":{"id":101,"name":"User 1","login":"user1"},"targets":[{"kind":"lib","name":"core1","doc":true},{"kind":"bin","name":"tool1","features":["cli"],"doc":false}]},
+            {"id":2,"owner":{"id":102,"login":"user2"},"targets":[{"kind":"lib","name":"core2","doc":true}]},
+            {"id":3,"owner":{"id":103,"name":"User 3","login":"user3"},"targets":[{"kind":"lib","name":"core3","doc":true}]},
+            {"id":4,"owner":{"id":104,"login":"user4"},"targets":[{"kind":"lib","name":"core4","doc":true},{"kind":"bin","name":"tool4","features":["cli"],"doc":false}]},
+            {"id":5,"owner":{"id":105,"name":"User 5","login":"user5"},"targets":[{"kind":"lib","name":"core5","doc":true}]}]"#,
+    )
+    .unwrap();
+    let doc = notation::encode(&v, &Options::for_readability(5, true)).unwrap();
+    assert_eq!(
+        doc.text,
+        "%pith\n[6]{id,owner{id,name?,login},targets[]{kind,name,features?,doc}}:\n\
+         0,100,,user0,[lib,core0,,true]\n\
+         1,101,User 1,user1,[lib,core1,,true][bin,tool1,[cli],false]\n\
+         2,102,,user2,[lib,core2,,true]\n\
+         3,103,User 3,user3,[lib,core3,,true]\n\
+         4,104,,user4,[lib,core4,,true][bin,tool4,[cli],false]\n\
+         5,105,User 5,user5,[lib,core5,,true]"
+    );
+    // Every object keeps its key order.
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+    // Fewer tokens than the flow cells the objects were written as before.
+    let flow = "%pith\n[6]{id,owner,targets}:\n\
+        0,{id:100,login:user0},[{kind:lib,name:core0,doc:true}]\n\
+        1,{id:101,name:User 1,login:user1},[{kind:lib,name:core1,doc:true},{kind:bin,name:tool1,features:[cli],doc:false}]\n\
+        2,{id:102,login:user2},[{kind:lib,name:core2,doc:true}]\n\
+        3,{id:103,name:User 3,login:user3},[{kind:lib,name:core3,doc:true}]\n\
+        4,{id:104,login:user4},[{kind:lib,name:core4,doc:true},{kind:bin,name:tool4,features:[cli],doc:false}]\n\
+        5,{id:105,name:User 5,login:user5},[{kind:lib,name:core5,doc:true}]";
+    let same = notation::decode(flow.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(pith::json::stringify(&same), pith::json::stringify(&v));
+    let tok = Tokenizer::get(TokenizerKind::O200k);
+    assert!(tok.count(&doc.text) < tok.count(flow));
+
+    // Objects that hold two keys in opposite orders have no such order:
+    // flow cells, each object as it is.
+    let v = pith::json::parse(
+        r#"[{"id":1,"o":{"a":1,"b":2,"c":3},"xs":[{"a":1,"b":2,"c":3},{"a":1,"c":3}]},
+            {"id":2,"o":{"a":1,"c":3,"b":2},"xs":[{"a":4,"c":5,"b":6},{"a":7,"b":8}]}]"#,
+    )
+    .unwrap();
+    for floor in [5, 4, 3] {
+        let doc = notation::encode(&v, &Options::for_readability(floor, true)).unwrap();
+        assert!(doc.text.contains("\n[2]{id,o,xs}:\n"), "{}", doc.text);
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+    }
+}
+
+#[test]
+fn arrays_of_named_strings_are_flow_cells_where_that_costs_less() {
+    // A list cell writes its items out; a flow cell writes a named string
+    // as `*name`. Long strings repeated across rows make the flow cells
+    // cheaper: the column is written that way where names are allowed.
+    let v = pith::json::parse(
+        r#"{"nodes":[
+            {"id":"pkg:alpha@1.0.0","deps":["registry+https://example.org/index#beta@2.0.0","registry+https://example.org/index#gamma@3.0.0"]},
+            {"id":"pkg:beta@2.0.0","deps":["registry+https://example.org/index#gamma@3.0.0"]},
+            {"id":"pkg:gamma@3.0.0","deps":[]},
+            {"id":"pkg:delta@4.0.0","deps":["registry+https://example.org/index#beta@2.0.0","registry+https://example.org/index#gamma@3.0.0"]},
+            {"id":"pkg:eps@5.0.0","deps":["registry+https://example.org/index#beta@2.0.0"]}]}"#,
+    )
+    .unwrap();
+    let named = notation::encode(&v, &options(true, false)).unwrap();
+    assert_eq!(
+        named.text,
+        "%pith\nnodes[5]{id,deps}:\n\
+         \"pkg:alpha@1.0.0\",[&deps2 registry+https://example.org/index#beta@2.0.0,&deps registry+https://example.org/index#gamma@3.0.0]\n\
+         \"pkg:beta@2.0.0\",[*deps]\n\
+         \"pkg:gamma@3.0.0\",[]\n\
+         \"pkg:delta@4.0.0\",[*deps2,*deps]\n\
+         \"pkg:eps@5.0.0\",[*deps2]"
+    );
+    // The list column, the strings written out, reads back the same and
+    // costs more; it is what a writer without names writes.
+    let list = notation::encode(&v, &Options::for_readability(5, true)).unwrap();
+    assert!(
+        list.text.starts_with("%pith\nnodes[5]{id,deps[]}:\n"),
+        "{}",
+        list.text
+    );
+    let tok = Tokenizer::get(TokenizerKind::O200k);
+    assert!(tok.count(&named.text) < tok.count(&list.text));
+    for doc in [named, list] {
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(back, v);
+    }
+    // Short items, named or not, stay a list column.
+    let v = pith::json::parse(
+        r#"[{"id":1,"tags":["alpha","beta"]},{"id":2,"tags":["beta"]},{"id":3,"tags":[]}]"#,
+    )
+    .unwrap();
+    let doc = notation::encode(&v, &options(true, false)).unwrap();
+    assert!(
+        doc.text.contains("{id,tags[]}:\n1,alpha beta\n"),
+        "{}",
+        doc.text
+    );
+}
+
+#[test]
 fn maps_of_objects_become_keyed_tables() {
     // Rate limits by resource, feature flags by name: a map whose values
     // are records is a keyed table, its rows named by their keys (a name

@@ -61,6 +61,9 @@ struct Census {
     others: usize,
     /// Arrays of primitives that have no name.
     lists: usize,
+    /// Items of those arrays that have a name (a list cell writes them out,
+    /// a flow cell as `*name`).
+    named_items: usize,
     /// Empty arrays.
     empties: usize,
     /// Other arrays that have no name (a record list's, when they hold
@@ -92,13 +95,106 @@ impl Tally<'_> {
         let filled: usize = self.census.iter().map(|c| c.present).sum();
         filled * 2 >= self.keys.len() * rows
     }
+
+    /// Puts the keys in an order that every one of `objects` (the objects
+    /// tallied) has its keys in, when first-seen order is not one: a group's
+    /// objects and a record list's keep their key order, and an object whose
+    /// keys came before another's in a different place (`a,c` seen, then
+    /// `a,b,c`) would otherwise make neither. Of the orders that fit, the one
+    /// that takes, at each place, the earliest-seen key whose predecessors in
+    /// every object are placed. Says which order fits: none when two objects
+    /// hold two keys in opposite orders, or there are more than 64 keys to
+    /// merge.
+    fn fit_order(&mut self, objects: &[&Map]) -> Fit {
+        if in_order(&self.keys, objects) {
+            return Fit::FirstSeen;
+        }
+        let Some(order) = merged_order(&self.keys, objects) else {
+            return Fit::None;
+        };
+        self.keys = order.iter().map(|&i| self.keys[i]).collect();
+        self.census = order.iter().map(|&i| self.census[i]).collect();
+        Fit::Merged
+    }
+}
+
+/// Which order of a tally's keys every object keeps (see [`Tally::fit_order`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// The keys in first-seen order.
+    FirstSeen,
+    /// Another order, merged from the objects' orders.
+    Merged,
+    /// None: two objects hold two keys in opposite orders.
+    None,
+}
+
+/// Whether every one of `objects` has its keys in the order of `keys` (all
+/// its keys among them).
+fn in_order(keys: &[&str], objects: &[&Map]) -> bool {
+    let position: HashMap<&str, usize> = keys.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+    objects.iter().all(|m| {
+        let mut last = None;
+        m.keys().all(|k| {
+            // Mostly the key after the last one: found without hashing.
+            let next = last.map_or(0, |l| l + 1);
+            let p = match keys.get(next) {
+                Some(&c) if same(c, k) => Some(next),
+                _ => position.get(k.as_str()).copied(),
+            };
+            let ok = p > last;
+            last = p;
+            ok
+        })
+    })
+}
+
+/// An order of `keys` (as indices into them) in which every one of
+/// `objects` has its keys, each object's keys all among `keys`: each key
+/// placed after every key that comes before it in some object, the
+/// earliest in `keys` first when several may go next. `None` when no order
+/// fits (two objects disagree), or there are more than 64 keys.
+fn merged_order(keys: &[&str], objects: &[&Map]) -> Option<Vec<usize>> {
+    let n = keys.len();
+    if n > 64 {
+        return None;
+    }
+    let index: HashMap<&str, usize> = keys.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+    // For each key, the keys right before it in some object, as bits.
+    let mut before = vec![0u64; n];
+    for m in objects {
+        let mut prev: Option<usize> = None;
+        for k in m.keys() {
+            let i = *index.get(k.as_str())?;
+            if let Some(p) = prev {
+                before[i] |= 1 << p;
+            }
+            prev = Some(i);
+        }
+    }
+    let mut placed = 0u64;
+    let mut order = Vec::with_capacity(n);
+    while order.len() < n {
+        let next = (0..n).find(|&i| placed & (1 << i) == 0 && before[i] & !placed == 0)?;
+        placed |= 1 << next;
+        order.push(next);
+    }
+    Some(order)
 }
 
 impl Writer<'_, '_, '_> {
-    /// Plans the columns of `rows` (every row an object).
-    fn plan<'a>(&mut self, rows: &[&'a Map], level: usize, derive_ok: bool) -> Vec<Col<'a>> {
-        let tally = self.tally(rows);
-        self.plan_tally(rows, tally, level, derive_ok)
+    /// Plans the columns of the objects of a group (`rows`), at `level`; and
+    /// says whether their keys are in an order merged from the objects'
+    /// (every object keeps its key order; `dense` checks it).
+    fn plan_group<'a>(
+        &mut self,
+        rows: &[&'a Map],
+        level: usize,
+        derive_ok: bool,
+    ) -> (Vec<Col<'a>>, bool) {
+        let mut tally = self.tally(rows);
+        let merged = tally.fit_order(rows) == Fit::Merged;
+        (self.plan_tally(rows, tally, level, derive_ok), merged)
     }
 
     /// What `rows` (every row an object) hold, in one pass.
@@ -145,6 +241,9 @@ impl Writer<'_, '_, '_> {
                         c.lists += 1;
                         c.empties += usize::from(a.is_empty());
                         c.others += 1;
+                        if !self.refs.names.is_empty() {
+                            c.named_items += a.iter().filter(|i| self.refs.of(i).is_some()).count();
+                        }
                     }
                     Value::Array(_) if self.refs.of(v).is_none() => {
                         c.records += 1;
@@ -170,7 +269,13 @@ impl Writer<'_, '_, '_> {
         for (&key, c) in keys.iter().zip(&census) {
             let optional = c.present < rows.len();
             let groupable = c.objects > 0 && c.others == 0 && level < MAX_GROUP_DEPTH;
-            let mut kind = if c.lists > 0 && c.lists == c.present {
+            // A list column writes its items out, names or not; flow cells
+            // write `*name` for a named one: when some are named, the two
+            // are counted.
+            let mut kind = if c.lists > 0
+                && c.lists == c.present
+                && (c.named_items == 0 || self.list_pays(rows, key))
+            {
                 Kind::List
             } else {
                 Kind::Leaf
@@ -191,11 +296,16 @@ impl Writer<'_, '_, '_> {
                     .iter()
                     .filter_map(|r| r.get(key).and_then(Value::as_object))
                     .collect();
-                let sub = self.plan(&inner, level + 1, derive_ok && !optional && c.nulls == 0);
+                let (sub, merged) =
+                    self.plan_group(&inner, level + 1, derive_ok && !optional && c.nulls == 0);
                 // A group writes named objects out in full; a leaf column
                 // writes `*name` for them but repeats the others' keys:
-                // when some are named, the two are counted.
-                if dense(&sub, &inner) && (c.named_bytes == 0 || self.group_pays(rows, key, &sub)) {
+                // when some are named, the two are counted. So they are
+                // when the objects' keys vary so much that no one of them
+                // set the order (wide, sparse objects, whose list and flow
+                // cells may hold names a leaf would not).
+                let counted = c.named_bytes > 0 || merged;
+                if dense(&sub, &inner) && (!counted || self.group_pays(rows, key, &sub)) {
                     kind = Kind::Group(sub);
                 }
             }
@@ -404,10 +514,10 @@ impl Writer<'_, '_, '_> {
     /// The fields of column `key` as a record list, when its arrays (every
     /// present value an array without a name, or empty) make one and it
     /// costs fewer tokens than their flow cells: every item an object that
-    /// is not empty and has no name, at least two in all, their keys in
-    /// first-seen order with at least half of the grid filled, every
-    /// object's keys in that order (a record keeps its object's key order),
-    /// at most [`MAX_CELLS`] fields.
+    /// is not empty and has no name, at least two in all, their keys in an
+    /// order every object's keys keep (first-seen order when it is one, see
+    /// [`Tally::fit_order`]: a record keeps its object's key order), at
+    /// least half of the grid filled, at most [`MAX_CELLS`] fields.
     fn records_pay<'a>(&mut self, rows: &[&'a Map], key: &str) -> Option<Vec<Col<'a>>> {
         let mut objects: Vec<&'a Map> = Vec::new();
         for row in rows {
@@ -423,10 +533,11 @@ impl Writer<'_, '_, '_> {
         if objects.len() < 2 {
             return None;
         }
-        let Tally { keys, census } = self.tally(&objects);
-        if keys.len() > MAX_CELLS {
+        let mut tally = self.tally(&objects);
+        if tally.keys.len() > MAX_CELLS || tally.fit_order(&objects) == Fit::None {
             return None;
         }
+        let Tally { keys, census } = tally;
         let sub: Vec<Col<'a>> = keys
             .iter()
             .zip(&census)
@@ -474,6 +585,18 @@ impl Writer<'_, '_, '_> {
                 o.push('\n');
             }
         })
+    }
+
+    /// Whether the arrays of column `key` cost no more tokens as list cells
+    /// than as flow cells.
+    fn list_pays(&mut self, rows: &[&Map], key: &str) -> bool {
+        let leaf = self.column(rows, key, Kind::Leaf);
+        let list = self.column(rows, key, Kind::List);
+        // A writer without references would have compared other texts.
+        if !self.swayed {
+            self.swayed = leaf.names_any() || list.names_any();
+        }
+        !self.cheaper_alone(&leaf.text, &list.text)
     }
 
     /// Whether the cells of column `key` cost fewer tokens as the group
@@ -544,19 +667,76 @@ fn dense(sub: &[Col<'_>], rows: &[&Map]) -> bool {
     if filled * 2 < width * rows.len() {
         return false;
     }
-    let position: HashMap<&str, usize> = sub.iter().enumerate().map(|(i, c)| (c.key, i)).collect();
-    rows.iter().all(|m| {
-        let mut last = None;
-        m.keys().all(|k| {
-            // Mostly the column after the last one: found without hashing.
-            let next = last.map_or(0, |l| l + 1);
-            let p = match sub.get(next) {
-                Some(c) if same(c.key, k) => Some(next),
-                _ => position.get(k.as_str()).copied(),
-            };
-            let ok = p > last;
-            last = p;
-            ok
-        })
-    })
+    let keys: Vec<&str> = sub.iter().map(|c| c.key).collect();
+    in_order(&keys, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn objects(texts: &[&str]) -> Vec<Map> {
+        texts
+            .iter()
+            .map(|t| {
+                let v = crate::json::parse(t).unwrap();
+                v.as_object().expect("an object").clone()
+            })
+            .collect()
+    }
+
+    /// The merged order of the objects' keys, taken from first-seen order.
+    fn merged(texts: &[&str]) -> Option<Vec<String>> {
+        let objects = objects(texts);
+        let refs: Vec<&Map> = objects.iter().collect();
+        let mut keys: Vec<&str> = Vec::new();
+        for m in &refs {
+            for k in m.keys() {
+                if !keys.contains(&k.as_str()) {
+                    keys.push(k);
+                }
+            }
+        }
+        let order = merged_order(&keys, &refs)?;
+        let merged: Vec<&str> = order.iter().map(|&i| keys[i]).collect();
+        assert!(in_order(&merged, &refs), "{merged:?}");
+        Some(merged.iter().map(|k| k.to_string()).collect())
+    }
+
+    #[test]
+    fn key_orders_merge_where_the_objects_agree() {
+        assert_eq!(
+            merged(&[r#"{"a":1,"c":1}"#, r#"{"a":1,"b":1,"c":1}"#]).unwrap(),
+            ["a", "b", "c"]
+        );
+        // At each place, the earliest-seen key the objects allow there.
+        assert_eq!(
+            merged(&[r#"{"x":1,"y":1}"#, r#"{"b":1,"y":1}"#, r#"{"a":1,"x":1}"#]).unwrap(),
+            ["b", "a", "x", "y"]
+        );
+        assert_eq!(
+            merged(&[r#"{"k":1}"#, r#"{"j":1,"k":1}"#, r#"{"i":1,"j":1}"#]).unwrap(),
+            ["i", "j", "k"]
+        );
+        // Two objects that hold two keys in opposite orders, directly or
+        // through a third key: no order fits.
+        assert_eq!(merged(&[r#"{"a":1,"b":1}"#, r#"{"b":1,"a":1}"#]), None);
+        assert_eq!(
+            merged(&[r#"{"a":1,"b":1}"#, r#"{"b":1,"c":1}"#, r#"{"c":1,"a":1}"#]),
+            None
+        );
+        // More than 64 keys are not merged.
+        let wide: String = (0..65)
+            .rev()
+            .map(|i| format!("\"k{i}\":1"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let wide = format!("{{{wide}}}");
+        assert_eq!(merged(&[r#"{"k0":1}"#, &wide]), None);
+        // A key outside the tally is not placed.
+        let objects = objects(&[r#"{"a":1,"z":1}"#]);
+        let refs: Vec<&Map> = objects.iter().collect();
+        assert_eq!(merged_order(&["a"], &refs), None);
+        assert!(!in_order(&["a"], &refs));
+    }
 }
