@@ -117,28 +117,40 @@ fn value() -> impl Strategy<Value = Value> {
                 }
             }),
         // Rows whose `lines` are arrays of objects over a few keys (some
-        // missing, some out of order, some empty, nested values, a shared
-        // object): record lists, or flow cells where they cannot be one.
+        // missing, some out of order, some empty, nested values, an object
+        // and a whole array repeated, which may be named): record lists, or
+        // flow cells where they cannot be one.
         prop::collection::vec(
-            prop::collection::vec(
-                (
-                    prop::sample::subsequence(vec!["sku", "qty", "note", "a, b?"], 0..=4),
-                    any::<bool>(),
-                    tree.clone(),
+            (
+                prop::collection::vec(
+                    (
+                        prop::sample::subsequence(vec!["sku", "qty", "note", "a, b?"], 0..=4),
+                        any::<bool>(),
+                        any::<bool>(),
+                        tree.clone(),
+                    ),
+                    0..4,
                 ),
-                0..4,
+                any::<bool>(),
             ),
             1..10,
         )
         .prop_map(|rows| {
+            let mut last: Option<Value> = None;
             let rows: Vec<Value> = rows
                 .into_iter()
                 .enumerate()
-                .map(|(i, lines)| {
+                .map(|(i, (lines, again))| {
                     let lines: Vec<Value> = lines
                         .into_iter()
                         .enumerate()
-                        .map(|(j, (mut keys, flip, inner))| {
+                        .map(|(j, (mut keys, flip, shared, inner))| {
+                            if shared {
+                                return object(vec![
+                                    ("sku".into(), Value::from("SHARED-LONG-SKU-0001")),
+                                    ("qty".into(), Value::from(7)),
+                                ]);
+                            }
                             if flip {
                                 keys.reverse();
                             }
@@ -153,10 +165,12 @@ fn value() -> impl Strategy<Value = Value> {
                             object(entries.collect())
                         })
                         .collect();
-                    object(vec![
-                        ("id".into(), Value::from(i)),
-                        ("lines".into(), Value::Array(lines)),
-                    ])
+                    let lines = match &last {
+                        Some(before) if again => before.clone(),
+                        _ => Value::Array(lines),
+                    };
+                    last = Some(lines.clone());
+                    object(vec![("id".into(), Value::from(i)), ("lines".into(), lines)])
                 })
                 .collect();
             Value::Array(rows)
@@ -460,6 +474,65 @@ fn objects_that_place_a_key_differently_still_make_groups_and_record_lists() {
         let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
         assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
     }
+}
+
+#[test]
+fn named_objects_and_arrays_stand_in_record_lists() {
+    // Dependencies that recur across packages are named; a record list
+    // writes a named one as `*name` among its records, and a named array
+    // as `*name`, the whole cell.
+    let dep = |n: &str, kind: &str| {
+        format!(
+            r#"{{"name":"{n}","source":"registry+https://github.com/rust-lang/crates.io-index","req":"^1.0","kind":{kind},"optional":false}}"#
+        )
+    };
+    let (serde, libc, memchr) = (
+        dep("serde", "null"),
+        dep("libc", "null"),
+        dep("memchr", "null"),
+    );
+    let v = pith::json::parse(&format!(
+        r#"{{"packages":[{{"name":"alpha","dependencies":[{serde},{libc},{}]}},
+            {{"name":"beta","dependencies":[{serde},{memchr}]}},
+            {{"name":"gamma","dependencies":[]}},
+            {{"name":"delta","dependencies":[{serde},{memchr}]}},
+            {{"name":"eps","dependencies":[{libc},{}]}}]}}"#,
+        dep("proptest", "\"dev\""),
+        dep("rand", "\"dev\"")
+    ))
+    .unwrap();
+    let prelude = "%pith\n\
+        &serde: {name:serde,source:&source registry+https://github.com/rust-lang/crates.io-index,req:^1.0,kind:null,optional:false}\n\
+        &libc: {name:libc,source:*source,req:^1.0,kind:null,optional:false}\n\
+        &dependencies: [*serde,{name:memchr,source:*source,req:^1.0,kind:null,optional:false}]\n";
+    let doc = notation::encode(&v, &options(true, false)).unwrap();
+    assert_eq!(
+        doc.text,
+        format!(
+            "{prelude}packages[5]{{name,dependencies[]{{name,source,req,kind,optional}}}}:\n\
+             alpha,*serde*libc[proptest,*source,^1.0,dev,false]\n\
+             beta,*dependencies\n\
+             gamma,[]\n\
+             delta,*dependencies\n\
+             eps,*libc[rand,*source,^1.0,dev,false]"
+        )
+    );
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+    // The flow cells the column was written as before: the same value, more
+    // tokens.
+    let flow = format!(
+        "{prelude}packages[5]{{name,dependencies}}:\n\
+         alpha,[*serde,*libc,{{name:proptest,source:*source,req:^1.0,kind:dev,optional:false}}]\n\
+         beta,*dependencies\n\
+         gamma,[]\n\
+         delta,*dependencies\n\
+         eps,[*libc,{{name:rand,source:*source,req:^1.0,kind:dev,optional:false}}]"
+    );
+    let same = notation::decode(flow.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(pith::json::stringify(&same), pith::json::stringify(&v));
+    let tok = Tokenizer::get(TokenizerKind::O200k);
+    assert!(tok.count(&doc.text) < tok.count(&flow));
 }
 
 #[test]

@@ -96,6 +96,17 @@ fn record_lists() {
                 "%pith\nm[1:]{xs[]{a}}:\n  k: [1][true]",
                 r#"{"m":{"k":{"xs":[{"a":1},{"a":true}]}}}"#,
             ),
+            // A named object stands for a record; a named array alone for
+            // the whole cell (a cell `*name` is one record when the name
+            // stands for an object).
+            (
+                "%pith\n&u: {a:1,b:2}\n&v: {b:3}\n&l: [*u,{a:4}]\n\
+                 t[4|]{id|xs[]{a?|b?}}:\n1|*u[5,]*v\n2|*l\n3|*u\n4|[6,7]*u",
+                r#"{"t":[{"id":1,"xs":[{"a":1,"b":2},{"a":5},{"b":3}]},
+                    {"id":2,"xs":[{"a":1,"b":2},{"a":4}]},
+                    {"id":3,"xs":[{"a":1,"b":2}]},
+                    {"id":4,"xs":[{"a":6,"b":7},{"a":1,"b":2}]}]}"#,
+            ),
         ],
         &strict(),
     );
@@ -248,6 +259,92 @@ fn record_lists() {
                 3,
                 2,
                 "`*nope`, which is not defined",
+            ),
+            (
+                "%pith\nt[1]{xs[]{a}}:\n*nope",
+                Structure,
+                3,
+                1,
+                "`*nope`, which is not defined",
+            ),
+            // A named record must fit the fields as a record would.
+            (
+                "%pith\n&u: {b:2,a:1}\nt[1]{xs[]{a,b?}}:\n[3,]*u",
+                Structure,
+                4,
+                5,
+                "found the key `b` before `a`, out of the fields' order",
+            ),
+            (
+                "%pith\n&u: {b:2,a:1}\nt[1]{xs[]{a?,b?}}:\n*u",
+                Structure,
+                4,
+                1,
+                "found the key `a` out of the fields' order",
+            ),
+            (
+                "%pith\n&u: {a:1,c:2}\nt[1]{xs[]{a,b?}}:\n*u",
+                Structure,
+                4,
+                1,
+                "found the key `c` not among the fields",
+            ),
+            (
+                "%pith\n&u: {b:2}\nt[1]{xs[]{a?,b?,c}}:\n*u",
+                Structure,
+                4,
+                1,
+                "found no value for the field `c`, which is not marked '?'",
+            ),
+            (
+                "%pith\n&u: {}\nt[1]{xs[]{a?}}:\n*u",
+                Structure,
+                4,
+                1,
+                "an empty object (a record is never empty)",
+            ),
+            (
+                "%pith\n&s: abcdefghij\nt[1]{xs[]{a}}:\n*s",
+                Structure,
+                4,
+                1,
+                "`*s` to stand for records that fit the record list's fields, found a string",
+            ),
+            // A named array is a whole cell, and holds records that fit.
+            (
+                "%pith\n&l: [{a:1},{a:2}]\nt[1]{xs[]{a}}:\n[3]*l",
+                Structure,
+                4,
+                4,
+                "found an array (a record is an object)",
+            ),
+            (
+                "%pith\n&l: [{a:1},{a:2}]\nt[1]{xs[]{a}}:\n*l[3]",
+                Syntax,
+                4,
+                3,
+                "expected the end of the cell after `*l`, which stands for an array",
+            ),
+            (
+                "%pith\n&l: [{a:1},{c:2}]\nt[1]{xs[]{a}}:\n*l",
+                Structure,
+                4,
+                1,
+                "found the key `c` not among the fields",
+            ),
+            (
+                "%pith\n&l: [{a:1},3]\nt[1]{xs[]{a}}:\n*l",
+                Structure,
+                4,
+                1,
+                "found a number",
+            ),
+            (
+                "%pith\n&u: {a:1}\nt[1|]{xs[]{a}|n}:\n*u,*u|1",
+                Syntax,
+                4,
+                3,
+                "expected a record '[…]' or '*name' of the record list, found ','",
             ),
         ],
         &strict(),

@@ -65,6 +65,7 @@
 //! duplicate keys and names, unused or unknown names, wrong widths, and all
 //! the rest of `docs/notation.md` §10.
 
+mod arrays;
 mod flow;
 mod lines;
 mod table;

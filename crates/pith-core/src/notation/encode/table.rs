@@ -66,8 +66,8 @@ struct Census {
     named_items: usize,
     /// Empty arrays.
     empties: usize,
-    /// Other arrays that have no name (a record list's, when they hold
-    /// objects: see [`Writer::records_pay`]).
+    /// Arrays that are not all primitives, named or not (a record list's,
+    /// when they hold objects: see [`Writer::records_pay`]).
     records: usize,
     /// Bytes of the named objects (what a leaf column would not repeat).
     named_bytes: usize,
@@ -245,7 +245,8 @@ impl Writer<'_, '_, '_> {
                             c.named_items += a.iter().filter(|i| self.refs.of(i).is_some()).count();
                         }
                     }
-                    Value::Array(_) if self.refs.of(v).is_none() => {
+                    // Named or not: a record list writes a named one `*name`.
+                    Value::Array(a) if !a.iter().all(Value::is_primitive) => {
                         c.records += 1;
                         c.others += 1;
                     }
@@ -465,10 +466,17 @@ impl Writer<'_, '_, '_> {
                 Kind::Records(sub) => {
                     self.sep(out, first);
                     match v {
+                        Some(v) if let Some(id) = self.refs.of(v) => {
+                            // A named array: `*name`, the whole cell.
+                            self.use_ref(out, id, super::Context::Flow);
+                        }
                         Some(Value::Array(items)) if items.is_empty() => out.push_str("[]"),
                         Some(Value::Array(items)) => {
                             for item in items {
-                                if let Value::Object(m) = item {
+                                if let Some(id) = self.refs.of(item) {
+                                    // A named object: `*name`.
+                                    self.use_ref(out, id, super::Context::Flow);
+                                } else if let Value::Object(m) = item {
                                     self.record(out, sub, m);
                                 }
                             }
@@ -512,19 +520,21 @@ impl Writer<'_, '_, '_> {
     }
 
     /// The fields of column `key` as a record list, when its arrays (every
-    /// present value an array without a name, or empty) make one and it
-    /// costs fewer tokens than their flow cells: every item an object that
-    /// is not empty and has no name, at least two in all, their keys in an
-    /// order every object's keys keep (first-seen order when it is one, see
-    /// [`Tally::fit_order`]: a record keeps its object's key order), at
-    /// least half of the grid filled, at most [`MAX_CELLS`] fields.
+    /// present value an array, or empty) make one and it costs fewer tokens
+    /// than their flow cells: every item an object that is not empty, at
+    /// least two in all, their keys in an order every object's keys keep
+    /// (first-seen order when it is one, see [`Tally::fit_order`]: a record
+    /// keeps its object's key order), at least half of the grid filled, at
+    /// most [`MAX_CELLS`] fields. A named array is written `*name`, the
+    /// whole cell, and a named object `*name` in place of its record; their
+    /// objects' keys count among the fields as any other's.
     fn records_pay<'a>(&mut self, rows: &[&'a Map], key: &str) -> Option<Vec<Col<'a>>> {
         let mut objects: Vec<&'a Map> = Vec::new();
         for row in rows {
             if let Some(Value::Array(items)) = row.get(key) {
                 for item in items {
                     match item {
-                        Value::Object(m) if self.refs.of(item).is_none() => objects.push(m),
+                        Value::Object(m) => objects.push(m),
                         _ => return None,
                     }
                 }
