@@ -301,10 +301,11 @@ impl Writer<'_, '_, '_> {
                     self.plan_group(&inner, level + 1, derive_ok && !optional && c.nulls == 0);
                 // A group writes named objects out in full; a leaf column
                 // writes `*name` for them but repeats the others' keys:
-                // when some are named, the two are counted. So they are
-                // when the objects' keys vary so much that no one of them
-                // set the order (wide, sparse objects, whose list and flow
-                // cells may hold names a leaf would not).
+                // when some are named, the two are counted. They are also
+                // counted when the group's fields had to be merged from the
+                // objects' orders: such objects vary (wide and sparse), and
+                // their list cells may write out strings a leaf column's
+                // flow cells would name.
                 let counted = c.named_bytes > 0 || merged;
                 if dense(&sub, &inner) && (!counted || self.group_pays(rows, key, &sub)) {
                     kind = Kind::Group(sub);
