@@ -262,9 +262,9 @@ impl Parser<'_> {
                 ErrorKind::Structure,
                 at,
                 format!(
-                    "expected `{}` to stand for {}, found {why}",
-                    self.tok.s(at, after),
-                    "records that fit the record list's fields"
+                    "expected `{}` to stand for records that fit the record list's fields, \
+                     found {why}",
+                    self.tok.s(at, after)
                 ),
             )
         };

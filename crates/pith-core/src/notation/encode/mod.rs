@@ -664,12 +664,19 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         self.derived += f.derived;
     }
 
-    /// Keeps `a`, or `b` when it costs fewer tokens.
-    fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
-        // Only a writer with names can be swayed, and once is enough.
+    /// Notes that layouts `a` and `b` are about to be weighed against each
+    /// other: a writer that weighs a layout holding a name is swayed (a
+    /// writer without references would have weighed other texts). Only a
+    /// writer with names can be swayed, and once is enough.
+    fn weighing(&mut self, a: &Fragment, b: &Fragment) {
         if !self.swayed && !self.refs.names.is_empty() {
             self.swayed = a.names_any() || b.names_any();
         }
+    }
+
+    /// Keeps `a`, or `b` when it costs fewer tokens.
+    fn keep_cheaper(&mut self, out: &mut String, a: Fragment, b: Fragment) {
+        self.weighing(&a, &b);
         let pick = if self.cheaper(&b.text, &a.text) { b } else { a };
         self.keep(out, pick);
     }

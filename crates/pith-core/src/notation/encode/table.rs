@@ -183,18 +183,17 @@ fn merged_order(keys: &[&str], objects: &[&Map]) -> Option<Vec<usize>> {
 }
 
 impl Writer<'_, '_, '_> {
-    /// Plans the columns of the objects of a group (`rows`), at `level`; and
-    /// says whether their keys are in an order merged from the objects'
-    /// (every object keeps its key order; `dense` checks it).
+    /// Plans the columns of the objects of a group (`rows`), at `level`,
+    /// in an order every object keeps if there is one; and says which.
     fn plan_group<'a>(
         &mut self,
         rows: &[&'a Map],
         level: usize,
         derive_ok: bool,
-    ) -> (Vec<Col<'a>>, bool) {
+    ) -> (Vec<Col<'a>>, Fit) {
         let mut tally = self.tally(rows);
-        let merged = tally.fit_order(rows) == Fit::Merged;
-        (self.plan_tally(rows, tally, level, derive_ok), merged)
+        let fit = tally.fit_order(rows);
+        (self.plan_tally(rows, tally, level, derive_ok), fit)
     }
 
     /// What `rows` (every row an object) hold, in one pass.
@@ -297,7 +296,7 @@ impl Writer<'_, '_, '_> {
                     .iter()
                     .filter_map(|r| r.get(key).and_then(Value::as_object))
                     .collect();
-                let (sub, merged) =
+                let (sub, fit) =
                     self.plan_group(&inner, level + 1, derive_ok && !optional && c.nulls == 0);
                 // A group writes named objects out in full; a leaf column
                 // writes `*name` for them but repeats the others' keys:
@@ -306,8 +305,12 @@ impl Writer<'_, '_, '_> {
                 // objects' orders: such objects vary (wide and sparse), and
                 // their list cells may write out strings a leaf column's
                 // flow cells would name.
-                let counted = c.named_bytes > 0 || merged;
-                if dense(&sub, &inner) && (!counted || self.group_pays(rows, key, &sub)) {
+                // A group's objects are not rows: each keeps its key order.
+                let counted = c.named_bytes > 0 || fit == Fit::Merged;
+                if fit != Fit::None
+                    && dense(&sub, &inner)
+                    && (!counted || self.group_pays(rows, key, &sub))
+                {
                     kind = Kind::Group(sub);
                 }
             }
@@ -558,20 +561,15 @@ impl Writer<'_, '_, '_> {
                 kind: Kind::Leaf,
             })
             .collect();
-        // `dense` refuses empty objects, a sparse grid and keys out of order.
+        // `dense` refuses empty objects and a sparse grid.
         if !dense(&sub, &objects) {
             return None;
         }
-        let leaf = self.column(rows, key, Kind::Leaf);
-        let table = self.column(
+        let (leaf, table) = self.layouts(
             rows,
             key,
             Kind::Records(sub.iter().map(Col::copy).collect()),
         );
-        // A writer without references would have compared other texts.
-        if !self.swayed && !self.refs.names.is_empty() {
-            self.swayed = leaf.names_any() || table.names_any();
-        }
         // The header's `[]{…}` is counted with the record list.
         let mut header = String::from("[]{");
         self.fields(&mut header, &sub);
@@ -598,23 +596,32 @@ impl Writer<'_, '_, '_> {
         })
     }
 
+    /// Column `key` written as one cell each (a leaf) and as `kind`, on the
+    /// side, to be weighed against each other (see [`Writer::weighing`]).
+    fn layouts(
+        &mut self,
+        rows: &[&Map],
+        key: &str,
+        kind: Kind<'_>,
+    ) -> (super::Fragment, super::Fragment) {
+        let leaf = self.column(rows, key, Kind::Leaf);
+        let other = self.column(rows, key, kind);
+        self.weighing(&leaf, &other);
+        (leaf, other)
+    }
+
     /// Whether the arrays of column `key` cost no more tokens as list cells
     /// than as flow cells.
     fn list_pays(&mut self, rows: &[&Map], key: &str) -> bool {
-        let leaf = self.column(rows, key, Kind::Leaf);
-        let list = self.column(rows, key, Kind::List);
-        // A writer without references would have compared other texts.
-        if !self.swayed {
-            self.swayed = leaf.names_any() || list.names_any();
-        }
+        let (leaf, list) = self.layouts(rows, key, Kind::List);
         !self.cheaper_alone(&leaf.text, &list.text)
     }
 
     /// Whether the cells of column `key` cost fewer tokens as the group
     /// `sub` than as one cell each.
     fn group_pays(&mut self, rows: &[&Map], key: &str, sub: &[Col<'_>]) -> bool {
-        let leaf = self.column(rows, key, Kind::Leaf);
-        let group = self.column(rows, key, Kind::Group(sub.iter().map(Col::copy).collect()));
+        let (leaf, group) =
+            self.layouts(rows, key, Kind::Group(sub.iter().map(Col::copy).collect()));
         self.cheaper_alone(&group.text, &leaf.text)
     }
 
@@ -665,21 +672,17 @@ fn count_derived(cols: &[Col<'_>]) -> usize {
         .sum()
 }
 
-/// Whether a group is worth its columns and keeps every object as it is:
-/// at least half of its cells filled, at least one cell, no row with none of
-/// its keys, and every object's keys in the group's order (a group's
-/// objects are not rows, so their key order must not change).
+/// Whether a group (or a record list) of `sub` over the objects `rows` is
+/// worth its columns: at least half of its cells filled, at least one cell,
+/// no object empty. (That every object keeps its key order under `sub` is
+/// [`Tally::fit_order`]'s to say.)
 fn dense(sub: &[Col<'_>], rows: &[&Map]) -> bool {
     let width = sub.len();
     if width == 0 || cells(sub) == 0 || rows.iter().any(|m| m.is_empty()) {
         return false;
     }
     let filled: usize = rows.iter().map(|m| m.len()).sum();
-    if filled * 2 < width * rows.len() {
-        return false;
-    }
-    let keys: Vec<&str> = sub.iter().map(|c| c.key).collect();
-    in_order(&keys, rows)
+    filled * 2 >= width * rows.len()
 }
 
 #[cfg(test)]
