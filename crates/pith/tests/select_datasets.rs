@@ -193,7 +193,7 @@ fn github_replies_beat_terse() {
     let opts = Options::default().metric(pith::select::Metric::Tokens(TokenizerKind::Cl100k));
     // pith auto's tokens today, pinned.
     let pinned = [
-        50_418, 10_511, 4_301, 28_553, 488, 32_162, 287, 1_652, 14_754,
+        50_418, 10_511, 4_205, 28_553, 488, 31_659, 287, 1_652, 14_749,
     ];
     let (mut total, mut total_terse) = (0, 0);
     eprintln!(
@@ -219,7 +219,7 @@ fn github_replies_beat_terse() {
     }
     eprintln!("{:<34} {total_terse:>8} {total:>8}", "total");
     assert_eq!(total_terse, 149_440);
-    assert!(total <= 143_126, "total {total} > pinned 143,126");
+    assert!(total <= 142_522, "total {total} > pinned 142,522");
 }
 
 /// The seed's readability criteria, on every dataset file: the chosen form

@@ -317,6 +317,7 @@ impl<'a> Walk<'a> {
                 reps[c as usize],
             )
         });
+        let keys = cheapest_keys(&nodes, &class_of, &reps, &count, tokenizer);
         let mut names: Vec<(String, &'a Value)> = Vec::new();
         let mut sizes: Vec<usize> = Vec::new();
         let mut taken = Names::default();
@@ -336,7 +337,7 @@ impl<'a> Walk<'a> {
                 Value::String(s) if rep.id_like => {
                     sanitise(&s.chars().take(ID_PREFIX).collect::<String>())
                 }
-                v => base_name(v, rep.key, tokenizer),
+                v => base_name(v, keys[c as usize], tokenizer),
             };
             let (name, suffix) = taken.unique(&base);
             let mut text = String::new();
@@ -373,6 +374,40 @@ impl<'a> Walk<'a> {
         }
         Refs { at, names, sizes }
     }
+}
+
+/// Per class: of the keys its members stand under, the one whose name
+/// costs the fewest tokens, the first in document order on a tie (see
+/// `docs/notation.md` §7). Only classes with more than one member are
+/// looked at; each distinct key is counted once.
+fn cheapest_keys<'a>(
+    nodes: &[Node<'a>],
+    class_of: &[u32],
+    reps: &[usize],
+    count: &[usize],
+    tokenizer: &Tokenizer,
+) -> Vec<&'a str> {
+    let mut keys: Vec<&'a str> = reps.iter().map(|&r| nodes[r].key).collect();
+    let mut costs: Vec<Option<usize>> = vec![None; reps.len()];
+    let mut known: HashMap<&'a str, usize> = HashMap::new();
+    let mut cost_of = |k: &'a str| {
+        *known
+            .entry(k)
+            .or_insert_with(|| tokenizer.count(&sanitise(k)))
+    };
+    for (node, &c) in nodes.iter().zip(class_of) {
+        let c = c as usize;
+        if c == u32::MAX as usize || count[c] < 2 || node.key == keys[c] {
+            continue;
+        }
+        let now = *costs[c].get_or_insert_with(|| cost_of(keys[c]));
+        let cost = cost_of(node.key);
+        if cost < now {
+            keys[c] = node.key;
+            costs[c] = Some(cost);
+        }
+    }
+    keys
 }
 
 /// `v` as a flow value without references (what a definition would hold).
@@ -674,5 +709,44 @@ mod tests {
         // A value that occurs once is never named.
         let v = crate::json::parse(&format!("[{repo}]")).unwrap();
         assert!(Refs::find(&v, tok).is_empty());
+    }
+
+    /// A value without an identity is named by the key it appears under
+    /// that costs the fewest tokens, wherever that key is; the first one
+    /// on a tie; a string under an identity key where it first appears
+    /// keeps its short form.
+    #[test]
+    fn a_value_without_identity_takes_its_cheapest_key() {
+        let tok = Tokenizer::get(crate::tokens::TokenizerKind::ALL[0]);
+        let cost = |k: &str| tok.count(k);
+        let schema = r#"{"type":["string","null"],"format":"uri"}"#;
+        let url = r#""https://github.com/octo/r/pull/92""#;
+        let doc = format!(
+            r#"{{"archive-format":{schema},"dll-prefix":{schema},"cpu":{schema},"abi-return-struct-as-int":{schema},
+               "html_url":{url},"links":{{"href":{url}}},"more":{{"html_url":{url}}}}}"#
+        );
+        assert!(cost("cpu") < cost("archive-format") && cost("cpu") < cost("dll-prefix"));
+        assert!(cost("href") < cost("html_url"));
+        let v = crate::json::parse(&doc).unwrap();
+        let refs = Refs::find(&v, tok);
+        let names: Vec<&str> = refs.names.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["cpu", "href"]);
+        // Keys of one cost: the first in document order.
+        let (a, b) = ("alpha", "omega");
+        assert_eq!(cost(a), cost(b));
+        for (first, second) in [(a, b), (b, a)] {
+            let doc = format!(
+                r#"{{"{first}":{schema},"{second}":{schema},"n":{{"{second}":{schema}}}}}"#
+            );
+            let v = crate::json::parse(&doc).unwrap();
+            let refs = Refs::find(&v, tok);
+            assert_eq!(refs.names[0].0, first);
+        }
+        // An identity's short form is kept, whatever other keys the string
+        // appears under.
+        let sha = r#""dc78efd0a1b2c3d4e5f60718293a4b5c6d7e8f90""#;
+        let doc = format!(r#"{{"sha":{sha},"x":{sha},"n":{{"x":{sha}}}}}"#);
+        let v = crate::json::parse(&doc).unwrap();
+        assert_eq!(Refs::find(&v, tok).names[0].0, "dc78efd");
     }
 }
