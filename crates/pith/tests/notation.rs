@@ -788,3 +788,61 @@ fn the_primer_is_short_and_names_every_feature() {
         assert!(notation::PRIMER.contains(feature), "{feature}");
     }
 }
+
+#[test]
+fn empty_objects_are_rows_of_empty_cells() {
+    // A list of objects, one of them empty: a table, the empty one a row
+    // of empty cells, where it was a list of flow items.
+    let v = pith::json::parse(
+        r#"[{},{"id":1,"name":"core","tags":["a"]},{"id":2,"name":"cli","tags":[]},
+            {"id":3,"name":"wire","tags":["b","c"]}]"#,
+    )
+    .unwrap();
+    let doc = notation::encode(&v, &Options::for_readability(5, true)).unwrap();
+    assert_eq!(
+        doc.text,
+        "%pith\n[4]{id?,name?,tags?[]}:\n,,\n1,core,a\n2,cli,[]\n3,wire,b c"
+    );
+    let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+    let items = "%pith\n[4]:\n  - {}\n  - {id:1,name:core,tags:[a]}\n  - {id:2,name:cli,tags:[]}\n  - {id:3,name:wire,tags:[b,c]}";
+    let same = notation::decode(items.as_bytes(), &Default::default()).unwrap();
+    assert_eq!(pith::json::stringify(&same), pith::json::stringify(&v));
+    let tok = Tokenizer::get(TokenizerKind::O200k);
+    assert!(tok.count(&doc.text) < tok.count(items));
+
+    // A map whose values are objects, some empty (regions without an
+    // endpoint of their own): a keyed table, in every delimiter.
+    let regions: Vec<String> = (0..12)
+        .map(|i| match i % 4 {
+            0 => format!(r#""r{i}":{{}}"#),
+            _ => format!(r#""r{i}":{{"hostname":"h{i}.example.com","region":"us-{i}"}}"#),
+        })
+        .collect();
+    let v = pith::json::parse(&format!(r#"{{"endpoints":{{{}}}}}"#, regions.join(","))).unwrap();
+    for (delimiter, row) in [
+        (pith::toon::Delimiter::Comma, "  r0: ,\n"),
+        (pith::toon::Delimiter::Tab, "  r0: \t\n"),
+        (pith::toon::Delimiter::Pipe, "  r0: |\n"),
+    ] {
+        let mut opts = Options::for_readability(5, true);
+        opts.delimiter = delimiter;
+        let doc = notation::encode(&v, &opts).unwrap();
+        assert!(doc.text.contains(row), "{}", doc.text);
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+    }
+
+    // One column: an empty object would be an empty row, which the
+    // notation has not; those objects stay flow items, at every floor.
+    let v = pith::json::parse(r#"[{},{"id":1},{"id":2},{"id":3}]"#).unwrap();
+    for floor in [5, 4, 3] {
+        let doc = notation::encode(&v, &Options::for_readability(floor, true)).unwrap();
+        assert_eq!(
+            doc.text,
+            "%pith\n[4]:\n  - {}\n  - {id:1}\n  - {id:2}\n  - {id:3}"
+        );
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(pith::json::stringify(&back), pith::json::stringify(&v));
+    }
+}

@@ -869,14 +869,15 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         &self,
         items: impl Iterator<Item = &'v Value>,
     ) -> Option<(Vec<&'v Map>, Tally<'v>)> {
-        let rows: Vec<&Map> = items
-            .map(|v| v.as_object().filter(|m| !m.is_empty()))
-            .collect::<Option<_>>()?;
+        let rows: Vec<&Map> = items.map(Value::as_object).collect::<Option<_>>()?;
         if rows.is_empty() {
             return None;
         }
         let tally = self.tally(&rows);
-        tally.worthy(rows.len()).then_some((rows, tally))
+        // An empty object is a row of empty cells, which takes two columns
+        // at least: a row is never empty (`docs/notation.md` §3).
+        let empty_rows = rows.iter().any(|m| m.is_empty());
+        (tally.worthy(rows.len()) && (!empty_rows || tally.width() >= 2)).then_some((rows, tally))
     }
 
     /// The delimiter's mark inside `[N…]`: nothing for a comma.

@@ -96,6 +96,11 @@ impl Tally<'_> {
         filled * 2 >= self.keys.len() * rows
     }
 
+    /// The number of the rows' distinct keys (the table's top-level fields).
+    pub(super) fn width(&self) -> usize {
+        self.keys.len()
+    }
+
     /// Puts the keys in an order that every one of `objects` (the objects
     /// tallied) has its keys in, when first-seen order is not one: a group's
     /// objects and a record list's keep their key order, and an object whose
