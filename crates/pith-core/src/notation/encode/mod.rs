@@ -855,7 +855,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 
     /// The rows of `items` and their tally, when they make a table: all of
-    /// them objects, none empty, and the tally [`worthy`](Tally::worthy).
+    /// them objects, and the tally [`worthy`](Tally::worthy).
     fn table_rows<'v>(&self, items: &'v [Value]) -> Option<(Vec<&'v Map>, Tally<'v>)> {
         self.rows_of(items.iter())
     }
@@ -874,10 +874,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             return None;
         }
         let tally = self.tally(&rows);
-        // An empty object is a row of empty cells, which takes two columns
-        // at least: a row is never empty (`docs/notation.md` §3).
-        let empty_rows = rows.iter().any(|m| m.is_empty());
-        (tally.worthy(rows.len()) && (!empty_rows || tally.width() >= 2)).then_some((rows, tally))
+        tally.worthy(rows.len()).then_some((rows, tally))
     }
 
     /// The delimiter's mark inside `[N…]`: nothing for a comma.

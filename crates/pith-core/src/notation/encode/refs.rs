@@ -317,7 +317,7 @@ impl<'a> Walk<'a> {
                 reps[c as usize],
             )
         });
-        let keys = cheapest_keys(&nodes, &class_of, &reps, &count, tokenizer);
+        let keys = cheapest_keys(&nodes, &class_of, &reps, tokenizer);
         let mut names: Vec<(String, &'a Value)> = Vec::new();
         let mut sizes: Vec<usize> = Vec::new();
         let mut taken = Names::default();
@@ -378,13 +378,11 @@ impl<'a> Walk<'a> {
 
 /// Per class: of the keys its members stand under, the one whose name
 /// costs the fewest tokens, the first in document order on a tie (see
-/// `docs/notation.md` §7). Only classes with more than one member are
-/// looked at; each distinct key is counted once.
+/// `docs/notation.md` §7). Each distinct key is counted once.
 fn cheapest_keys<'a>(
     nodes: &[Node<'a>],
     class_of: &[u32],
     reps: &[usize],
-    count: &[usize],
     tokenizer: &Tokenizer,
 ) -> Vec<&'a str> {
     let mut keys: Vec<&'a str> = reps.iter().map(|&r| nodes[r].key).collect();
@@ -397,7 +395,7 @@ fn cheapest_keys<'a>(
     };
     for (node, &c) in nodes.iter().zip(class_of) {
         let c = c as usize;
-        if c == u32::MAX as usize || count[c] < 2 || node.key == keys[c] {
+        if c == u32::MAX as usize || node.key == keys[c] {
             continue;
         }
         let now = *costs[c].get_or_insert_with(|| cost_of(keys[c]));

@@ -85,20 +85,19 @@ pub(super) struct Tally<'a> {
     /// The union of the rows' keys, in first-seen order.
     keys: Vec<&'a str>,
     census: Vec<Census>,
+    /// Whether a row is the empty object.
+    empty_rows: bool,
 }
 
 impl Tally<'_> {
     /// Whether `rows` rows make a table: at least half of the grid of rows ×
     /// columns filled (rows that share few keys would make a table of mostly
-    /// empty cells).
+    /// empty cells), and two columns at least when a row is the empty
+    /// object, whose cells are all empty (a row is never empty,
+    /// `docs/notation.md` §3).
     pub(super) fn worthy(&self, rows: usize) -> bool {
         let filled: usize = self.census.iter().map(|c| c.present).sum();
-        filled * 2 >= self.keys.len() * rows
-    }
-
-    /// The number of the rows' distinct keys (the table's top-level fields).
-    pub(super) fn width(&self) -> usize {
-        self.keys.len()
+        filled * 2 >= self.keys.len() * rows && (!self.empty_rows || self.keys.len() >= 2)
     }
 
     /// Puts the keys in an order that every one of `objects` (the objects
@@ -209,7 +208,9 @@ impl Writer<'_, '_, '_> {
         // The column of each position in the row before: rows mostly repeat
         // its keys in its order, and those are found without hashing.
         let mut last: Vec<usize> = Vec::new();
+        let mut empty_rows = false;
         for row in rows {
+            empty_rows |= row.is_empty();
             for (j, (k, v)) in row.iter().enumerate() {
                 let i = match last.get(j) {
                     Some(&i) if same(keys[i], k) => i,
@@ -258,7 +259,11 @@ impl Writer<'_, '_, '_> {
                 }
             }
         }
-        Tally { keys, census }
+        Tally {
+            keys,
+            census,
+            empty_rows,
+        }
     }
 
     /// Plans the columns of `rows` from their tally.
@@ -269,7 +274,7 @@ impl Writer<'_, '_, '_> {
         level: usize,
         derive_ok: bool,
     ) -> Vec<Col<'a>> {
-        let Tally { keys, census } = tally;
+        let Tally { keys, census, .. } = tally;
         let mut cols: Vec<Col<'a>> = Vec::with_capacity(keys.len());
         for (&key, c) in keys.iter().zip(&census) {
             let optional = c.present < rows.len();
@@ -556,7 +561,7 @@ impl Writer<'_, '_, '_> {
         if tally.keys.len() > MAX_CELLS || tally.fit_order(&objects) == Fit::None {
             return None;
         }
-        let Tally { keys, census } = tally;
+        let Tally { keys, census, .. } = tally;
         let sub: Vec<Col<'a>> = keys
             .iter()
             .zip(&census)
