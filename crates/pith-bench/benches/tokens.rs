@@ -8,7 +8,9 @@
 //! Inputs: the compact JSON of `gen-flat-50k.json` and its TOON (made by
 //! `@toon-format/toon` 4.4.0 through `tests/support/ref-tokens.mjs`, so
 //! `node` and `npm` are needed; set `PITH_BENCH_TOON` to a TOON file to skip
-//! them). Each timing is the median of several runs after a warm-up. "cold"
+//! them); the terse-github replies; and two texts whose pieces are nearly
+//! all new, where no cache helps: 2 MB of base64 and 2 MB of lowercase
+//! words of 100 to 700 letters. Each timing is the median of several runs after a warm-up. "cold"
 //! runs count in a fresh thread, so the piece cache starts empty as in a
 //! one-shot command; "warm" runs reuse one thread's cache as a long-lived
 //! process would. Start-up is measured in fresh processes (this binary
@@ -18,7 +20,7 @@ use pith::tokens::{Tokenizer, TokenizerKind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use support::{datasets, median};
+use support::datasets;
 
 #[path = "../../pith/benches/support/mod.rs"]
 mod support;
@@ -35,10 +37,15 @@ fn main() {
     }
     let json = compact_json();
     let toon = toon_text();
+    let github = github_replies();
+    let (base64, words) = (base64_text(), long_words());
     println!(
-        "gen-flat-50k: compact JSON {} bytes, TOON {} bytes",
+        "gen-flat-50k: compact JSON {} bytes, TOON {} bytes; GitHub replies {} bytes; base64 {} bytes; words {} bytes",
         json.len(),
-        toon.len()
+        toon.len(),
+        github.len(),
+        base64.len(),
+        words.len()
     );
     println!("median of {RUNS} runs after a warm-up; MB = 10^6 bytes\n");
 
@@ -49,10 +56,16 @@ fn main() {
             _ => tiktoken_rs::o200k_base(),
         }
         .expect("tiktoken-rs vocabulary");
-        for (label, text) in [("TOON", toon.as_str()), ("compact JSON", json.as_str())] {
+        for (label, text) in [
+            ("TOON", toon.as_str()),
+            ("compact JSON", json.as_str()),
+            ("GitHub", github.as_str()),
+            ("base64", base64.as_str()),
+            ("words", words.as_str()),
+        ] {
             let expected = peer.encode_ordinary(text).len();
             assert_eq!(pith.count(text), expected, "{kind} {label}: counts differ");
-            let cold = median(RUNS, || {
+            let cold = || {
                 let text = text.to_owned();
                 std::thread::spawn(move || {
                     let start = Instant::now();
@@ -61,17 +74,20 @@ fn main() {
                 })
                 .join()
                 .expect("count thread")
-            });
-            let warm = median(RUNS, || {
+            };
+            let warm = || {
                 let start = Instant::now();
                 std::hint::black_box(pith.count(text));
                 start.elapsed()
-            });
-            let theirs = median(RUNS, || {
+            };
+            let theirs = || {
                 let start = Instant::now();
                 std::hint::black_box(peer.encode_ordinary(text).len());
                 start.elapsed()
-            });
+            };
+            // Round-robin, so that drift on a shared machine hits all three
+            // alike.
+            let [cold, warm, theirs] = round_robin([&cold, &warm, &theirs]);
             let mbs = |d: Duration| text.len() as f64 / d.as_secs_f64() / 1e6;
             println!(
                 "{kind:<6} count {label:<12} {expected:>9} tokens | pith cold {:>6.1} MB/s, warm {:>6.1} MB/s | tiktoken-rs {:>5.1} MB/s | pith/tiktoken-rs (cold) {:>4.1}x",
@@ -93,6 +109,24 @@ fn main() {
             theirs.as_secs_f64() * 1e3
         );
     }
+}
+
+/// Each timing's median over [`RUNS`] rounds (after one warm-up round),
+/// the timings taken in turn within a round.
+fn round_robin<const N: usize>(timings: [&dyn Fn() -> Duration; N]) -> [Duration; N] {
+    for t in timings {
+        t();
+    }
+    let mut runs = [(); N].map(|()| Vec::with_capacity(RUNS));
+    for _ in 0..RUNS {
+        for (t, times) in timings.iter().zip(&mut runs) {
+            times.push(t());
+        }
+    }
+    runs.map(|mut times| {
+        times.sort();
+        times[RUNS / 2]
+    })
 }
 
 /// The median start-up time of `what`, each in a fresh process.
@@ -135,6 +169,66 @@ fn init_once(what: &str) {
     let elapsed = start.elapsed();
     std::hint::black_box(tokens);
     println!("{}", elapsed.as_nanos());
+}
+
+/// The terse-github replies (real GitHub REST JSON: hashes, node ids and
+/// URLs among the repeats), one after another.
+fn github_replies() -> String {
+    let dir = datasets().join("terse-github");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("read {}: {e} (set PITH_DATASETS)", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no JSON in {}", dir.display());
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("read a reply"))
+        .collect()
+}
+
+/// A pseudo-random stream (xorshift), the same every run.
+fn noise(len: usize, alphabet: &[u8]) -> Vec<u8> {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            alphabet[(x % alphabet.len() as u64) as usize]
+        })
+        .collect()
+}
+
+/// 2 MB of base64, in 76-character lines: almost every piece is new, so
+/// no cache answers and every piece is merged.
+fn base64_text() -> String {
+    let text = noise(
+        2_000_000,
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+    );
+    let lines: Vec<&[u8]> = text.chunks(76).collect();
+    String::from_utf8(lines.join(&b'\n')).expect("ASCII")
+}
+
+/// 2 MB of lowercase words of 100 to 700 letters (long pieces, merged by
+/// both of the merge's paths).
+fn long_words() -> String {
+    let letters = noise(2_000_000, b"abcdefghijklmnopqrstuvwxyz");
+    let lengths = noise(10_000, b"0123456789abcdef");
+    let mut text = String::with_capacity(letters.len() + 10_000);
+    let mut at = 0;
+    for &l in lengths.iter().cycle() {
+        let n = 100 + usize::from(l % 16) * 40;
+        let Some(word) = letters.get(at..at + n) else {
+            break;
+        };
+        text.push_str(std::str::from_utf8(word).expect("ASCII"));
+        text.push(' ');
+        at += n;
+    }
+    text
 }
 
 fn flat_path() -> PathBuf {

@@ -444,7 +444,7 @@ struct Work {
     hot: [Vec<HotEntry>; 2],
     cache: [HashMap<Box<[u8]>, u32, BuildHasherDefault<PieceHasher>>; 2],
     bounds: Vec<usize>,
-    scratch: Scratch,
+    scratch: [Scratch; 2],
 }
 
 /// A piece of 2 to 15 bytes, zero-padded, with its length and token count
@@ -549,7 +549,11 @@ impl Bpe {
                     ids.push(rank);
                     continue;
                 }
-                self.vocab.merge(piece, &mut work.bounds, &mut work.scratch);
+                self.vocab.merge(
+                    piece,
+                    &mut work.bounds,
+                    &mut work.scratch[self.pattern as usize],
+                );
                 for pair in work.bounds.windows(2) {
                     let part = piece.get(pair[0]..pair[1]).unwrap_or_default();
                     // Every part is a token by construction: single bytes
@@ -599,7 +603,7 @@ impl Bpe {
     /// length as the entry holds them).
     #[inline(never)]
     fn piece_count_miss(&self, piece: &[u8], key: [u64; 2], slot: usize, work: &mut Work) -> usize {
-        let n = self.piece_count_slow(piece, work);
+        let n = self.piece_merged(piece, work);
         // A piece has no more tokens than bytes, so at most 15.
         if let Some(entry) = work.hot[self.pattern as usize].get_mut(slot)
             && n < 16
@@ -611,19 +615,32 @@ impl Bpe {
         n
     }
 
-    fn piece_count_slow(&self, piece: &[u8], work: &mut Work) -> usize {
+    /// The tokens of a piece, merged (no cache asked). A piece of up to 15
+    /// bytes is not also kept in the piece cache: the hot cache holds it,
+    /// and text whose short pieces are all new (base64, hashes) would only
+    /// fill the map.
+    fn piece_merged(&self, piece: &[u8], work: &mut Work) -> usize {
         if self.vocab.rank(piece).is_some() {
             return 1;
         }
-        let cache = &mut work.cache[self.pattern as usize];
-        if piece.len() <= CACHE_PIECE_MAX
-            && let Some(&n) = cache.get(piece)
-        {
+        self.vocab.merge(
+            piece,
+            &mut work.bounds,
+            &mut work.scratch[self.pattern as usize],
+        );
+        work.bounds.len().saturating_sub(1)
+    }
+
+    /// The tokens of a piece of more than 15 bytes: from the piece cache up
+    /// to [`CACHE_PIECE_MAX`] bytes, merged otherwise.
+    fn piece_count_slow(&self, piece: &[u8], work: &mut Work) -> usize {
+        let cached = piece.len() <= CACHE_PIECE_MAX;
+        if cached && let Some(&n) = work.cache[self.pattern as usize].get(piece) {
             return n as usize;
         }
-        self.vocab.merge(piece, &mut work.bounds, &mut work.scratch);
-        let n = work.bounds.len().saturating_sub(1);
-        if piece.len() <= CACHE_PIECE_MAX {
+        let n = self.piece_merged(piece, work);
+        if cached {
+            let cache = &mut work.cache[self.pattern as usize];
             if cache.len() >= CACHE_ENTRIES_MAX {
                 cache.clear();
             }

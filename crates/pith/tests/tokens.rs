@@ -676,6 +676,37 @@ fn stress_cases() -> Vec<(String, String)> {
     }
     cases.push(("emoji".into(), text));
 
+    // Text whose pieces are all new: base64 of random bytes (one run, and
+    // in 76-character lines), hex digests, and lowercase words of 100 to
+    // 700 letters (both sides of the flat merge's limit).
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let b64: String = (0..60_000)
+        .map(|_| char::from(B64[rng.below(64)]))
+        .collect();
+    let lines: Vec<&str> = b64
+        .as_bytes()
+        .chunks(76)
+        .map(|c| std::str::from_utf8(c).unwrap_or_default())
+        .collect();
+    cases.push(("base64-lines".into(), lines.join("\n") + "=="));
+    cases.push(("base64".into(), b64 + "="));
+    let mut text = String::new();
+    for _ in 0..1500 {
+        for _ in 0..40 {
+            text.push(char::from(b"0123456789abcdef"[rng.below(16)]));
+        }
+        text.push_str(rng.pick(&["\n", " ", "\",\"", ":"]));
+    }
+    cases.push(("hex-digests".into(), text));
+    let mut text = String::new();
+    for _ in 0..150 {
+        for _ in 0..100 + rng.below(600) {
+            text.push(char::from(b'a' + rng.below(26) as u8));
+        }
+        text.push(' ');
+    }
+    cases.push(("words-100-700".into(), text));
+
     // 100 KB single words: plain lowercase, and mixed-case Cyrillic.
     let lower: String = (0..100_000)
         .map(|_| char::from(b'a' + rng.below(26) as u8))
