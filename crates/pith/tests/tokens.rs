@@ -192,10 +192,21 @@ enum Group {
     Stress,
 }
 
+/// A text and the reference's ids of it, o200k's then cl100k's.
 struct Case {
     name: String,
     group: Group,
-    path: PathBuf,
+    text: String,
+    ids: [Vec<u32>; 2],
+}
+
+impl Case {
+    fn ids(&self, kind: TokenizerKind) -> &[u32] {
+        match kind {
+            TokenizerKind::Cl100k => &self.ids[1],
+            _ => &self.ids[0],
+        }
+    }
 }
 
 fn compare(kind: TokenizerKind, group: Group) {
@@ -204,14 +215,12 @@ fn compare(kind: TokenizerKind, group: Group) {
     let mut compared = 0;
     let mut failures = String::new();
     for case in cases.iter().filter(|c| c.group == group) {
-        let text = read(&case.path);
-        let ids_path = PathBuf::from(format!("{}.{kind}.ids", case.path.display()));
-        let expected = read_ids(&ids_path);
-        let ours = tok.encode(&text).expect("exact tokenizer");
+        let (text, expected) = (&case.text, case.ids(kind));
+        let ours = tok.encode(text).expect("exact tokenizer");
         if ours != expected {
-            describe_mismatch(&mut failures, tok, &case.name, &text, &ours, &expected);
+            describe_mismatch(&mut failures, tok, &case.name, text, &ours, expected);
         }
-        let count = tok.count(&text);
+        let count = tok.count(text);
         if count != expected.len() {
             let _ = writeln!(
                 failures,
@@ -302,21 +311,13 @@ fn reference() -> &'static [Case] {
                 ("raw", raw.clone()),
                 ("compact", dir.join(format!("ds-{stem}.compact.txt"))),
             ] {
-                cases.push(Case {
-                    name: format!("{stem} ({suffix})"),
-                    group: Group::Dataset,
-                    path,
-                });
+                cases.push((format!("{stem} ({suffix})"), Group::Dataset, path));
             }
         }
         for (name, text) in stress_cases() {
             let path = dir.join(format!("stress-{name}.txt"));
             std::fs::write(&path, text).expect("write a stress case");
-            cases.push(Case {
-                name,
-                group: Group::Stress,
-                path,
-            });
+            cases.push((name, Group::Stress, path));
         }
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/ref-tokens.mjs");
         run(Command::new("node").arg(&script).arg("compact").arg(&dir));
@@ -341,6 +342,22 @@ fn reference() -> &'static [Case] {
                 .status;
             assert!(status.success(), "the token reference failed: {status}");
         }
+        // Everything is read in, and the folder (a copy of every dataset,
+        // with ids) removed: one is written per test process.
+        let cases = cases
+            .into_iter()
+            .map(|(name, group, path)| {
+                let ids =
+                    |kind: &str| read_ids(&PathBuf::from(format!("{}.{kind}.ids", path.display())));
+                Case {
+                    name,
+                    group,
+                    text: read(&path),
+                    ids: [ids("o200k"), ids("cl100k")],
+                }
+            })
+            .collect();
+        std::fs::remove_dir_all(&dir).expect("remove the cases folder");
         cases
     })
 }
