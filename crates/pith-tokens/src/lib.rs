@@ -45,11 +45,13 @@
 //!
 //! # Speed
 //!
-//! Most pieces of JSON and TOON are single tokens, found with one hash
-//! lookup; other pieces go through byte-pair merging and their counts are
-//! kept in a per-thread cache, since the same keys and values repeat.
-//! Vocabularies are built on first use of each encoding (a few
-//! milliseconds).
+//! Most pieces of JSON and TOON repeat: a per-thread cache answers a piece
+//! of up to 15 bytes from one slot of a direct-mapped table, and one of up
+//! to 64 bytes from a map. Other pieces are looked up in the vocabulary
+//! (a single token) or go through byte-pair merging, where text whose
+//! pieces are all new (base64, hashes, long words) spends its time: see
+//! the `bpe` module for how its lookups are kept cheap. Vocabularies are
+//! built on first use of each encoding (a few milliseconds).
 
 // Without any vocabulary compiled in, only the estimate is reachable; the
 // BPE machinery still compiles so that the features stay additive.
