@@ -10,9 +10,10 @@
 //! `node` and `npm` are needed; set `PITH_BENCH_TOON` to a TOON file to skip
 //! them); the terse-github replies; and two texts whose pieces are nearly
 //! all new, where no cache helps: 2 MB of base64 and 2 MB of lowercase
-//! words of 100 to 700 letters. Each timing is the median of several runs after a warm-up. "cold"
-//! runs count in a fresh thread, so the piece cache starts empty as in a
-//! one-shot command; "warm" runs reuse one thread's cache as a long-lived
+//! words of 100 to 700 letters. Each timing is the median of several runs
+//! after a warm-up, pith's and tiktoken-rs's taken in turn (the benches'
+//! round robin). "cold" runs count in a fresh thread, so the piece cache
+//! starts empty as in a one-shot command; "warm" runs reuse one thread's cache as a long-lived
 //! process would. Start-up is measured in fresh processes (this binary
 //! re-run with `--init`), since a tokenizer is built once per process.
 
@@ -20,7 +21,7 @@ use pith::tokens::{Tokenizer, TokenizerKind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use support::datasets;
+use support::{Contestant, datasets};
 
 #[path = "../../pith/benches/support/mod.rs"]
 mod support;
@@ -65,29 +66,23 @@ fn main() {
         ] {
             let expected = peer.encode_ordinary(text).len();
             assert_eq!(pith.count(text), expected, "{kind} {label}: counts differ");
-            let cold = || {
-                let text = text.to_owned();
-                std::thread::spawn(move || {
-                    let start = Instant::now();
-                    std::hint::black_box(pith.count(&text));
-                    start.elapsed()
-                })
-                .join()
-                .expect("count thread")
-            };
-            let warm = || {
-                let start = Instant::now();
-                std::hint::black_box(pith.count(text));
-                start.elapsed()
-            };
-            let theirs = || {
-                let start = Instant::now();
-                std::hint::black_box(peer.encode_ordinary(text).len());
-                start.elapsed()
-            };
-            // Round-robin, so that drift on a shared machine hits all three
-            // alike.
-            let [cold, warm, theirs] = round_robin([&cold, &warm, &theirs]);
+            // A fresh thread starts with an empty cache; it borrows the
+            // text, so its timing is the count and a thread's start.
+            let mut cs = [
+                Contestant::new("cold", || {
+                    std::thread::scope(|s| {
+                        s.spawn(|| std::hint::black_box(pith.count(text)));
+                    });
+                }),
+                Contestant::new("warm", || {
+                    std::hint::black_box(pith.count(text));
+                }),
+                Contestant::new("tiktoken-rs", || {
+                    std::hint::black_box(peer.encode_ordinary(text).len());
+                }),
+            ];
+            let medians = support::round_robin(&mut cs, RUNS);
+            let (cold, warm, theirs) = (medians[0], medians[1], medians[2]);
             let mbs = |d: Duration| text.len() as f64 / d.as_secs_f64() / 1e6;
             println!(
                 "{kind:<6} count {label:<12} {expected:>9} tokens | pith cold {:>6.1} MB/s, warm {:>6.1} MB/s | tiktoken-rs {:>5.1} MB/s | pith/tiktoken-rs (cold) {:>4.1}x",
@@ -109,24 +104,6 @@ fn main() {
             theirs.as_secs_f64() * 1e3
         );
     }
-}
-
-/// Each timing's median over [`RUNS`] rounds (after one warm-up round),
-/// the timings taken in turn within a round.
-fn round_robin<const N: usize>(timings: [&dyn Fn() -> Duration; N]) -> [Duration; N] {
-    for t in timings {
-        t();
-    }
-    let mut runs = [(); N].map(|()| Vec::with_capacity(RUNS));
-    for _ in 0..RUNS {
-        for (t, times) in timings.iter().zip(&mut runs) {
-            times.push(t());
-        }
-    }
-    runs.map(|mut times| {
-        times.sort();
-        times[RUNS / 2]
-    })
 }
 
 /// The median start-up time of `what`, each in a fresh process.

@@ -43,9 +43,6 @@ pub(crate) struct Vocab {
     /// [`NONE`] where there is none: a merge's first pass looks up each
     /// adjacent byte pair, and 256 KB answer it from cache.
     pair_rank: Box<[u32]>,
-    /// Whether every rank fits a [`Joins`] entry (the compiled-in
-    /// vocabularies' all do).
-    joins_fit: bool,
 }
 
 impl Vocab {
@@ -83,9 +80,7 @@ impl Vocab {
             rank_bits,
             byte_rank: [NONE; 256],
             pair_rank: vec![NONE; 1 << 16].into_boxed_slice(),
-            joins_fit: false,
         };
-        vocab.joins_fit = (vocab.spans.len() as u64) < JOIN_NONE;
         for rank in 0..vocab.spans.len() as u32 {
             let token = vocab.token(rank);
             match token {
@@ -201,17 +196,28 @@ impl Vocab {
         if piece.len() <= FLAT_MAX {
             self.merge_flat(piece, bounds, scratch);
         } else if piece.len() <= HEAP_MAX {
-            let mut heap = std::mem::take(&mut scratch.heap);
-            self.merge_long(piece, bounds, scratch, &mut heap);
-            scratch.heap = heap;
+            let Scratch {
+                parts,
+                len,
+                heap,
+                joins,
+                ..
+            } = scratch;
+            self.merge_long(piece, bounds, (len, parts, joins), heap);
         } else {
-            let mut queue = std::mem::take(&mut scratch.queue);
-            self.merge_long(piece, bounds, scratch, &mut queue);
+            let Scratch {
+                parts, len, joins, ..
+            } = scratch;
             // A long piece's buffers are not kept for the next one (the
             // joins are).
-            scratch.len = Vec::new();
-            scratch.parts = Vec::new();
-            drop(queue);
+            self.merge_long(
+                piece,
+                bounds,
+                (len, parts, joins),
+                &mut RankQueue::default(),
+            );
+            *len = Vec::new();
+            *parts = Vec::new();
         }
     }
 
@@ -228,10 +234,9 @@ impl Vocab {
         right: u32,
         joins: &mut Joins,
     ) -> u32 {
-        if b - a == 2 {
-            return self.pair_rank(piece, a, b);
-        }
-        if !self.joins_fit {
+        // Two bytes are read from a table anyway; and a rank too wide for
+        // an entry (no compiled-in vocabulary has one) is not remembered.
+        if b - a == 2 || self.spans.len() as u64 >= JOIN_NONE {
             return self.pair_rank(piece, a, b);
         }
         joins.get(left, right, || self.pair_rank(piece, a, b))
@@ -294,13 +299,10 @@ impl Vocab {
         &self,
         piece: &[u8],
         bounds: &mut Vec<usize>,
-        scratch: &mut Scratch,
+        (len, parts, joins): (&mut Vec<u8>, &mut Vec<u32>, &mut Joins),
         queue: &mut impl PairQueue,
     ) {
         let n = piece.len();
-        let Scratch {
-            len, parts, joins, ..
-        } = scratch;
         len.clear();
         len.resize(n, 1);
         parts.clear();
@@ -366,7 +368,6 @@ pub(crate) struct Scratch {
     parts: Vec<u32>,
     len: Vec<u8>,
     heap: PairHeap,
-    queue: RankQueue,
     joins: Joins,
 }
 
@@ -459,10 +460,10 @@ impl PairQueue for PairHeap {
 }
 
 /// [`PairQueue`] for longer pieces, whose heap would be megabytes read out
-/// of order: the lowest rank first, the leftmost start on a tie. Positions wait in one bucket per rank, a queue while
-/// they arrive in order (the first pass pushes them so), a heap from the
-/// first one out of order; the ranks with a bucket wait in a heap of their
-/// own, which holds few of them.
+/// of order. Positions wait in one bucket per rank, a queue while they
+/// arrive in order (the first pass pushes them so), a heap from the first
+/// one out of order; the ranks with a bucket wait in a heap of their own,
+/// which holds few of them.
 #[derive(Default)]
 struct RankQueue {
     buckets: HashMap<u32, Bucket, BuildHasherDefault<RankHasher>>,
@@ -599,9 +600,17 @@ mod tests {
         let mut bounds = Vec::new();
         match way {
             Way::Flat => v.merge_flat(piece, &mut bounds, scratch),
-            Way::Heap => v.merge_long(piece, &mut bounds, scratch, &mut PairHeap::default()),
-            Way::Buckets => {
-                v.merge_long(piece, &mut bounds, scratch, &mut RankQueue::default());
+            Way::Heap | Way::Buckets => {
+                let Scratch {
+                    parts, len, joins, ..
+                } = scratch;
+                let buffers = (len, parts, joins);
+                match way {
+                    Way::Heap => {
+                        v.merge_long(piece, &mut bounds, buffers, &mut PairHeap::default())
+                    }
+                    _ => v.merge_long(piece, &mut bounds, buffers, &mut RankQueue::default()),
+                }
             }
         }
         bounds

@@ -222,21 +222,13 @@ impl Runs {
         self.len = 1;
     }
 
-    /// [`Self::push`] of the class of each byte of a string's content, the
-    /// state held in locals through the loop (strings are most of what a
+    /// [`Self::push`] of the class of each byte of a string's content, on
+    /// a copy held in locals through the loop (strings are most of what a
     /// value survey reads).
     fn push_bytes(&mut self, bytes: &[u8]) {
         let mut run = *self;
         for &b in bytes {
-            let c = CLASS[usize::from(b)];
-            if c == run.class {
-                run.len += 1;
-                continue;
-            }
-            run.total += run.ended(c);
-            run.after_joiner = run.class == Class::Joiner;
-            run.class = c;
-            run.len = 1;
+            run.push(CLASS[usize::from(b)]);
         }
         *self = run;
     }
@@ -244,22 +236,15 @@ impl Runs {
     /// Ends the current run before a character of class `next`.
     #[inline]
     fn end(&mut self, next: Class) {
-        self.total += self.ended(next);
-    }
-
-    /// The pieces the current run takes at least, ended before a character
-    /// of class `next`.
-    #[inline]
-    fn ended(&self, next: Class) -> usize {
         if self.after_joiner || next == Class::Joiner {
-            return 0;
+            return;
         }
-        match self.class {
+        self.total += match self.class {
             Class::Letter => 1,
             Class::Digit => self.len.div_ceil(3),
             Class::Punct => usize::from(self.len >= 2 || next != Class::Letter),
             Class::Space | Class::Joiner => 0,
-        }
+        };
     }
 
     fn finish(&mut self) {
