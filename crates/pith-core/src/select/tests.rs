@@ -530,6 +530,39 @@ fn the_derived_probe_sees_a_constant_column() {
     assert!(probe_says_same(&plain, false));
 }
 
+/// A group column whose objects are named, where the group wins, is the
+/// choice the writer without references makes without weighing: the
+/// variant with references that uses no name says it is that variant (and
+/// `auto` does not write it again); where the group loses, it cannot say so.
+#[test]
+fn a_group_that_wins_over_named_objects_is_the_choice_without_references() {
+    // One owner of six rows, named; every other row's owner its own.
+    let owner = |i: usize| if i < 6 { 0 } else { i };
+    let rows: Vec<String> = (0..40)
+        .map(|i| {
+            format!(
+                r#"{{"id":{i},"title":"item {i}","owner":{{"id":{},"login":"user{}","verified":true}}}}"#,
+                4000 + owner(i),
+                owner(i)
+            )
+        })
+        .collect();
+    let v = crate::json::parse(&format!(r#"{{"items":[{}]}}"#, rows.join(","))).unwrap();
+    let n = variant(true, false);
+    let mut shared = crate::notation::Shared::new(&v, false);
+    assert!(shared.has_refs(n.tokenizer), "the owners are named");
+    let (with, effects) = crate::notation::encode_shared(&n, &mut shared).unwrap();
+    assert_eq!(with.references, 0, "{}", with.text);
+    assert!(
+        with.text.contains("owner{id,login,verified}"),
+        "{}",
+        with.text
+    );
+    assert!(effects.as_without_references, "{}", with.text);
+    let without = crate::notation::encode(&v, &variant(false, false)).unwrap();
+    assert_eq!(with.text, without.text);
+}
+
 /// Large documents are written holding less (see `auto_with`) and choose
 /// what any other document does: rows where the notation wins with
 /// references, where it wins without, where TOON wins, a look-alike and a

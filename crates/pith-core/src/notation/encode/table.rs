@@ -319,7 +319,7 @@ impl Writer<'_, '_, '_> {
                 let counted = c.named_bytes > 0 || fit == Fit::Merged;
                 if fit != Fit::None
                     && dense(&sub, &inner)
-                    && (!counted || self.group_pays(rows, key, &sub))
+                    && (!counted || self.group_pays(rows, key, &sub, fit != Fit::Merged))
                 {
                     kind = Kind::Group(sub);
                 }
@@ -629,10 +629,24 @@ impl Writer<'_, '_, '_> {
 
     /// Whether the cells of column `key` cost fewer tokens as the group
     /// `sub` than as one cell each.
-    fn group_pays(&mut self, rows: &[&Map], key: &str, sub: &[Col<'_>]) -> bool {
-        let (leaf, group) =
-            self.layouts(rows, key, Kind::Group(sub.iter().map(Col::copy).collect()));
-        self.cheaper_alone(&group.text, &leaf.text)
+    ///
+    /// `unweighed`: a writer without references takes the group here
+    /// without weighing it (it is weighed only because some of the objects
+    /// are named). Then a group that wins is that writer's choice too, and
+    /// weighing it does not sway this writer (see [`Writer::weighing`]);
+    /// a group that loses does. Whatever swayed it while the two layouts
+    /// were written still does.
+    fn group_pays(&mut self, rows: &[&Map], key: &str, sub: &[Col<'_>], unweighed: bool) -> bool {
+        let group = Kind::Group(sub.iter().map(Col::copy).collect());
+        let leaf = self.column(rows, key, Kind::Leaf);
+        let other = self.column(rows, key, group);
+        let swayed = self.swayed;
+        self.weighing(&leaf, &other);
+        let pays = self.cheaper_alone(&other.text, &leaf.text);
+        if pays && unweighed {
+            self.swayed = swayed;
+        }
+        pays
     }
 
     fn sep(&self, out: &mut String, first: &mut bool) {
