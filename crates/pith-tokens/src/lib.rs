@@ -46,7 +46,7 @@
 //! # Speed
 //!
 //! Most pieces of JSON and TOON repeat: a per-thread cache answers a piece
-//! of up to 15 bytes from one slot of a direct-mapped table, and one of up
+//! of up to 15 bytes from one of its two slots in a table, and one of up
 //! to 64 bytes from a map. Other pieces are looked up in the vocabulary
 //! (a single token) or go through byte-pair merging, where text whose
 //! pieces are all new (base64, hashes, long words) spends its time: see
@@ -75,6 +75,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::str::FromStr;
 use std::sync::OnceLock;
 
+pub use bpe::short_word;
 use bpe::{Scratch, Vocab};
 pub use floor::{text_floor, text_floor_exceeds};
 pub use lines::LineCounts;

@@ -599,9 +599,8 @@ impl Hasher for Fx {
         }
         let rest = words.remainder();
         if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.write_u64(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+            // Read as one word, not copied into one (see `short_word`).
+            self.write_u64(crate::tokens::short_word(rest) ^ ((rest.len() as u64) << 59));
         }
     }
 
