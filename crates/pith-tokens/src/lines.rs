@@ -624,10 +624,8 @@ fn hash(b: &[u8], key: u64) -> u64 {
         word.copy_from_slice(w);
         h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
     }
-    let tail = words.remainder();
-    let mut word = [0u8; 8];
-    word[..tail.len()].copy_from_slice(tail);
-    h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    let tail = crate::bpe::short_word(words.remainder());
+    h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
     h ^= b.len() as u64;
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
