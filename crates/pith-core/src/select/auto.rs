@@ -144,9 +144,11 @@ fn settle(value: &Value, toon: &Encoded, cn: usize, json_floor: usize, meter: &m
 /// known to write the text of one already written is not written again (it
 /// cannot be cheaper either): one with references, when the value has
 /// none, is the one without, and so is one with references that used none
-/// and compared no layouts that used one; one with derived columns, when
-/// writing it (or writing the one without, which asks) turned no column
-/// into a derived one, is the one without. And one without references
+/// and compared no layouts that used one where the one without compares
+/// other texts (a field group kept over a column of `*name` cells, which
+/// the one without takes unweighed, is its choice too); one with derived
+/// columns, when writing it (or writing the one without, which asks)
+/// turned no column into a derived one, is the one without. And one without references
 /// whose text is that of one with them, its names' marks replaced (all
 /// names primitives, no layout chosen by a text that held one), is taken
 /// from that text rather than written.

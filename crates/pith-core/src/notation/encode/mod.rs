@@ -211,7 +211,8 @@ pub(crate) struct Effects {
     /// A variant with references that uses none and compared no layouts
     /// that used one: every choice it made was between the texts the
     /// variant without references compares (a field group kept over a
-    /// column of `*name` cells is the group that variant writes), so its
+    /// column of `*name` cells, where that variant takes the group without
+    /// comparing, is the group it writes), so its
     /// text is that variant's, to the byte, and so are the tables it
     /// planned.
     pub(crate) as_without_references: bool,
@@ -411,7 +412,9 @@ pub(super) struct Writer<'o, 'r, 'a> {
     /// Whether two layouts were compared of which either used a name
     /// (`*name`, or the mark of a named primitive, which is counted as it
     /// stands): a writer without references would have compared other
-    /// texts there, and might have chosen otherwise.
+    /// texts there, and might have chosen otherwise. A field group that
+    /// wins over a column of `*name` cells where that writer takes the
+    /// group without comparing does not sway it (see `group_pays`).
     swayed: bool,
     /// Whether, inside the value being written, layouts were weighed of
     /// which one took more than [`FLOW_MAX`] bytes (see `member`).
