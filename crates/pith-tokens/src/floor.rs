@@ -246,12 +246,107 @@ pub(crate) fn floors_from_cuts(text: &str, hi: usize) -> Option<Vec<(usize, usiz
     Some(pieces)
 }
 
+/// A floor under the token count of a text being written, read as it
+/// grows: the text is read in pieces of about 16 KiB, as by
+/// [`text_floor_exceeds`], each ending right after a line break where counts
+/// add up, and a piece is read only once the text goes on past its end (a
+/// break is a place where counts add up or not by the line after it). The
+/// sum of the pieces' floors is a floor under the count of the whole text,
+/// whatever is appended to it.
+///
+/// ```
+/// # #[cfg(feature = "o200k")] {
+/// use pith_tokens::{GrowingFloor, Tokenizer, TokenizerKind};
+///
+/// let mut text = String::new();
+/// let mut floor = GrowingFloor::default();
+/// for i in 0..5000 {
+///     text.push_str(&format!("row {i},some words\n"));
+///     floor.read(&text);
+/// }
+/// let count = Tokenizer::get(TokenizerKind::O200k).count(&text);
+/// assert!(floor.sum() > 0 && floor.sum() <= count);
+/// # }
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct GrowingFloor {
+    /// Where the first piece not read yet starts.
+    from: usize,
+    sum: usize,
+}
+
+impl GrowingFloor {
+    /// Reads the pieces of `text` (the text so far: it only ever grows at
+    /// its end) that it now goes on past, and returns the floor so far.
+    pub fn read(&mut self, text: &str) -> usize {
+        while text.len().saturating_sub(self.from) > FLOOR_PIECE {
+            let end = crate::lines::cut_after(text, self.from + FLOOR_PIECE);
+            if end >= text.len() {
+                break;
+            }
+            self.sum += text_floor(&text[self.from..end]);
+            self.from = end;
+        }
+        self.sum
+    }
+
+    /// The floor of the pieces read so far.
+    pub fn sum(&self) -> usize {
+        self.sum
+    }
+}
+
 /// The bytes [`text_floor_exceeds`] reads before it looks at its sum.
 const FLOOR_PIECE: usize = 1 << 14;
 
 #[cfg(all(test, feature = "o200k", feature = "cl100k"))]
 mod tests {
     use super::*;
+
+    /// A text written a few bytes at a time, its lines starting where counts
+    /// add up and where they do not (white space, `/`, a line break, a
+    /// letter beyond ASCII): the floor read as it grows never passes the
+    /// count of the text it has grown into, and it is read as it grows.
+    #[test]
+    fn a_growing_floor_stays_under_the_count() {
+        let starts = ["", "  ", "/", "\n", "\u{e9}", "//", " /"];
+        let mut text = String::new();
+        let mut floor = GrowingFloor::default();
+        let mut read_early = false;
+        // Where each piece read ended.
+        let mut ends = Vec::new();
+        for i in 0..6000 {
+            let line = format!(
+                "{}{{id:{i},login:user{},url:/a/b/{i}}}:\n",
+                starts[i % starts.len()],
+                i % 13
+            );
+            for chunk in line.as_bytes().chunks(5) {
+                text.push_str(std::str::from_utf8(chunk).unwrap_or(""));
+                let from = floor.from;
+                floor.read(&text);
+                if floor.from != from {
+                    ends.push(floor.from);
+                }
+            }
+            // Chunks that split a character are skipped: the text stays UTF-8.
+            read_early |= i < 5000 && floor.sum() > 0;
+        }
+        assert!(read_early, "the floor is read before the text ends");
+        // Each piece ended where counts add up in the text as it grew on.
+        for &end in &ends {
+            assert_eq!(crate::lines::cut_after(&text, end - 1), end, "{end}");
+        }
+        for kind in [crate::TokenizerKind::O200k, crate::TokenizerKind::Cl100k] {
+            let count = crate::Tokenizer::get(kind).count(&text);
+            assert!(floor.sum() <= count, "{kind:?}: {} > {count}", floor.sum());
+            assert!(
+                floor.sum() > count / 4,
+                "{kind:?}: {} of {count}",
+                floor.sum()
+            );
+        }
+    }
 
     #[test]
     fn text_floors_stay_under_the_truth() {

@@ -77,7 +77,7 @@ use std::sync::OnceLock;
 
 pub use bpe::short_word;
 use bpe::{Scratch, Vocab};
-pub use floor::{text_floor, text_floor_exceeds};
+pub use floor::{GrowingFloor, text_floor, text_floor_exceeds};
 pub use lines::LineCounts;
 use pretoken::{Pattern, Scan};
 

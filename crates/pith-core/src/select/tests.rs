@@ -563,6 +563,67 @@ fn a_group_that_wins_over_named_objects_is_the_choice_without_references() {
     assert_eq!(with.text, without.text);
 }
 
+/// A field group weighed against a long column of one cell each (over the
+/// 16 KiB a floor is read in): the column is written only until its floor
+/// passes the group's count, and the choice is the one made on the whole
+/// column counted (the writer with `DIRECT` set). Where the group wins and
+/// the writer without references takes it unweighed, the variant with
+/// references that uses no name is that variant; where the objects' key
+/// orders had to be merged (that writer weighs too), it says so only when
+/// it is.
+#[test]
+fn a_long_column_weighed_against_a_group_chooses_as_counted_whole() {
+    let rows = |n: usize, shared: usize, merged: bool| -> Value {
+        let items: Vec<String> = (0..n)
+            .map(|i| {
+                let o = if i % 50 < shared { i % 7 } else { 100 + i };
+                // The first owner without an `id`, later ones with it
+                // first: the group's fields are merged from their orders.
+                let owner = if merged && i % 2 == 0 {
+                    format!(r#"{{"login":"user{o}","verified":true}}"#)
+                } else {
+                    format!(r#"{{"id":{},"login":"user{o}","verified":true}}"#, 4000 + o)
+                };
+                format!(r#"{{"id":{i},"title":"item {i}","owner":{owner}}}"#)
+            })
+            .collect();
+        crate::json::parse(&format!(r#"{{"items":[{}]}}"#, items.join(","))).unwrap()
+    };
+    // Few owners named (the group wins), and most (the names win).
+    for (shared, merged) in [(6, false), (6, true), (50, false), (50, true)] {
+        let v = rows(6000, shared, merged);
+        for tokenizer in [TokenizerKind::O200k, TokenizerKind::Cl100k] {
+            let mut n = variant(true, false);
+            n.tokenizer = tokenizer;
+            let fast = crate::notation::encode(&v, &n).unwrap();
+            crate::notation::encode::DIRECT.with(|c| c.set(true));
+            let whole = crate::notation::encode(&v, &n);
+            crate::notation::encode::DIRECT.with(|c| c.set(false));
+            assert_eq!(
+                fast.text,
+                whole.unwrap().text,
+                "{shared} {merged} {tokenizer:?}"
+            );
+            let mut shared_state = crate::notation::Shared::new(&v, false);
+            let (with, effects) = crate::notation::encode_shared(&n, &mut shared_state).unwrap();
+            let mut without = n.clone();
+            without.references = false;
+            let plain = crate::notation::encode(&v, &without).unwrap();
+            if shared == 6 && !merged {
+                assert!(
+                    with.text.contains("owner{"),
+                    "the group wins: {}",
+                    &with.text[..300]
+                );
+                assert!(effects.as_without_references);
+            }
+            if effects.as_without_references {
+                assert_eq!(with.text, plain.text, "{shared} {merged} {tokenizer:?}");
+            }
+        }
+    }
+}
+
 /// Large documents are written holding less (see `auto_with`) and choose
 /// what any other document does: rows where the notation wins with
 /// references, where it wins without, where TOON wins, a look-alike and a

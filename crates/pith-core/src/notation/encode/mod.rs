@@ -30,8 +30,9 @@ use std::hash::BuildHasherDefault;
 
 #[cfg(test)]
 thread_local! {
-    /// Makes writers count every layout whole and keep no flow value: the
-    /// reference their memo and their kept flow values are tested against.
+    /// Makes writers count every layout whole, keep no flow value and write
+    /// every column they weigh whole: the reference their memo, their kept
+    /// flow values and their streamed floors are tested against.
     pub(crate) static DIRECT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -458,6 +459,16 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         LineCounts::fine(tokenizer)
     }
 
+    /// Whether a column weighed against a field group is written only until
+    /// a floor under its count passes the group's (see `group_pays`).
+    fn streams_floors() -> bool {
+        #[cfg(test)]
+        if DIRECT.with(std::cell::Cell::get) {
+            return false;
+        }
+        true
+    }
+
     /// Whether flow values are kept for writing again.
     fn keeps_flows() -> bool {
         #[cfg(test)]
@@ -618,8 +629,14 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// bytes (read only until it does) does not already exceed `b`'s count,
     /// and only until its tokens pass that count (or can no longer).
     fn cheaper_alone(&self, b: &str, a: &str) -> bool {
+        let cost = self.lines.tokenizer().count(b);
+        self.costs_more(a, cost)
+    }
+
+    /// Whether `a` costs more than `cost` tokens, told as
+    /// [`Writer::cheaper_alone`] tells it.
+    fn costs_more(&self, a: &str, cost: usize) -> bool {
         let tokenizer = self.lines.tokenizer();
-        let cost = tokenizer.count(b);
         if tokenizer.kind().is_exact() && crate::tokens::text_floor_exceeds(a, cost) {
             return true;
         }

@@ -186,6 +186,10 @@ fn merged_order(keys: &[&str], objects: &[&Map]) -> Option<Vec<usize>> {
     Some(order)
 }
 
+/// Rows of a column written one cell each between two readings of the
+/// floor under their count (see `Writer::group_pays`).
+const FLOOR_ROWS: usize = 64;
+
 impl Writer<'_, '_, '_> {
     /// Plans the columns of the objects of a group (`rows`), at `level`,
     /// in an order every object keeps if there is one; and says which.
@@ -630,21 +634,57 @@ impl Writer<'_, '_, '_> {
     /// Whether the cells of column `key` cost fewer tokens as the group
     /// `sub` than as one cell each.
     ///
+    /// The group is written and counted first; the cells one each are
+    /// written row by row, and no further once a floor under their count
+    /// (read off the text as it grows) passes the group's: the group is
+    /// cheaper then, whatever the rows left would cost. Otherwise they are
+    /// weighed whole, as [`Writer::cheaper_alone`] weighs.
+    ///
     /// `unweighed`: a writer without references takes the group here
     /// without weighing it (it is weighed only because some of the objects
     /// are named). Then a group that wins is that writer's choice too, and
     /// weighing it does not sway this writer (see [`Writer::weighing`]);
     /// a group that loses does. Whatever swayed it while the two layouts
-    /// were written still does.
+    /// were written still does. Where that writer weighs too, a group that
+    /// wins before the cells one each were all written sways this writer
+    /// if it has names at all: the rows not written might have held one.
     fn group_pays(&mut self, rows: &[&Map], key: &str, sub: &[Col<'_>], unweighed: bool) -> bool {
-        let group = Kind::Group(sub.iter().map(Col::copy).collect());
-        let leaf = self.column(rows, key, Kind::Leaf);
-        let other = self.column(rows, key, group);
+        let group = self.column(rows, key, Kind::Group(sub.iter().map(Col::copy).collect()));
+        let tokenizer = self.lines.tokenizer();
+        let cost = tokenizer.count(&group.text);
+        let cols = [Col {
+            key,
+            optional: true,
+            kind: Kind::Leaf,
+        }];
+        // The floor is one under tokens of the exact tokenizers only.
+        let mut floor = (tokenizer.kind().is_exact() && Writer::streams_floors())
+            .then(crate::tokens::GrowingFloor::default);
+        // Rows written, and whether the floor passed the group's count.
+        let (mut written, mut over) = (0, false);
+        let leaf = self.render(|w, o| {
+            for row in rows {
+                let mut first = true;
+                w.cells(o, &cols, Some(row), &mut first);
+                o.push('\n');
+                written += 1;
+                if written % FLOOR_ROWS == 0
+                    && let Some(floor) = &mut floor
+                    && floor.read(o) > cost
+                {
+                    over = true;
+                    break;
+                }
+            }
+        });
+        let cut_short = written < rows.len();
         let swayed = self.swayed;
-        self.weighing(&leaf, &other);
-        let pays = self.cheaper_alone(&other.text, &leaf.text);
+        self.weighing(&leaf, &group);
+        let pays = over || self.costs_more(&leaf.text, cost);
         if pays && unweighed {
             self.swayed = swayed;
+        } else if cut_short && !self.refs.names.is_empty() {
+            self.swayed = true;
         }
         pays
     }
