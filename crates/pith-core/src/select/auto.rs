@@ -148,10 +148,10 @@ fn settle(value: &Value, toon: &Encoded, cn: usize, json_floor: usize, meter: &m
 /// other texts (a field group kept over a column of `*name` cells, which
 /// the one without takes unweighed, is its choice too); one with derived
 /// columns, when writing it (or writing the one without, which asks)
-/// turned no column into a derived one, is the one without. And one without references
-/// whose text is that of one with them, its names' marks replaced (all
-/// names primitives, no layout chosen by a text that held one), is taken
-/// from that text rather than written.
+/// turned no column into a derived one, is the one without. And one
+/// without references whose text is that of one with them, its names'
+/// marks replaced (all names primitives, no layout chosen by a text that
+/// held one), is taken from that text rather than written.
 pub(super) fn notation_best(
     value: &Value,
     opts: &Options,

@@ -596,18 +596,40 @@ impl Writer<'_, '_, '_> {
     /// The cells of column `key` of `kind` in every row, a line each,
     /// written on the side (the column optional: a row may lack the key).
     fn column(&mut self, rows: &[&Map], key: &str, kind: Kind<'_>) -> super::Fragment {
+        self.column_until(rows, key, kind, None).0
+    }
+
+    /// [`Writer::column`]; with `stop`, a floor and a count, written no
+    /// further once the floor under the text's count (read every
+    /// [`FLOOR_ROWS`] rows) passes the count, and then the rows written.
+    fn column_until(
+        &mut self,
+        rows: &[&Map],
+        key: &str,
+        kind: Kind<'_>,
+        mut stop: Option<(crate::tokens::GrowingFloor, usize)>,
+    ) -> (super::Fragment, Option<usize>) {
         let cols = [Col {
             key,
             optional: true,
             kind,
         }];
-        self.render(|w, o| {
-            for row in rows {
+        let mut passed = None;
+        let text = self.render(|w, o| {
+            for (i, row) in rows.iter().enumerate() {
                 let mut first = true;
                 w.cells(o, &cols, Some(row), &mut first);
                 o.push('\n');
+                if (i + 1) % FLOOR_ROWS == 0
+                    && let Some((floor, cost)) = &mut stop
+                    && floor.read(o) > *cost
+                {
+                    passed = Some(i + 1);
+                    break;
+                }
             }
-        })
+        });
+        (text, passed)
     }
 
     /// Column `key` written as one cell each (a leaf) and as `kind`, on the
@@ -652,39 +674,16 @@ impl Writer<'_, '_, '_> {
         let group = self.column(rows, key, Kind::Group(sub.iter().map(Col::copy).collect()));
         let tokenizer = self.lines.tokenizer();
         let cost = tokenizer.count(&group.text);
-        let cols = [Col {
-            key,
-            optional: true,
-            kind: Kind::Leaf,
-        }];
         // The floor is one under tokens of the exact tokenizers only.
-        let mut floor = (tokenizer.kind().is_exact() && Writer::streams_floors())
-            .then(crate::tokens::GrowingFloor::default);
-        // Rows written, and whether the floor passed the group's count.
-        let (mut written, mut over) = (0, false);
-        let leaf = self.render(|w, o| {
-            for row in rows {
-                let mut first = true;
-                w.cells(o, &cols, Some(row), &mut first);
-                o.push('\n');
-                written += 1;
-                if written % FLOOR_ROWS == 0
-                    && let Some(floor) = &mut floor
-                    && floor.read(o) > cost
-                {
-                    over = true;
-                    break;
-                }
-            }
-        });
-        let cut_short = written < rows.len();
-        let swayed = self.swayed;
-        self.weighing(&leaf, &group);
-        let pays = over || self.costs_more(&leaf.text, cost);
-        if pays && unweighed {
-            self.swayed = swayed;
-        } else if cut_short && !self.refs.names.is_empty() {
-            self.swayed = true;
+        let stop = (tokenizer.kind().is_exact() && Writer::streams_floors())
+            .then(|| (crate::tokens::GrowingFloor::default(), cost));
+        let (leaf, passed) = self.column_until(rows, key, Kind::Leaf, stop);
+        let pays = passed.is_some() || self.costs_more(&leaf.text, cost);
+        if !(pays && unweighed) {
+            self.weighing(&leaf, &group);
+        }
+        if !unweighed && passed.is_some_and(|written| written < rows.len()) {
+            self.swayed |= !self.refs.names.is_empty();
         }
         pays
     }
