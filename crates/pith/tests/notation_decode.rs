@@ -476,6 +476,35 @@ fn rows_counts_and_cells_refused() {
             ("%pith\nt[1]{a}:\n1\n2", CountMismatch, 4, 1, "found more"),
             ("%pith\n[1]{a}:\n1\n2", CountMismatch, 4, 1, "found more"),
             ("%pith\n[2]{a}:\n1", CountMismatch, 2, 2, "found 1"),
+            // A length beyond any count names itself as written.
+            (
+                "%pith\nk[99999999999999999999]: 1",
+                CountMismatch,
+                2,
+                3,
+                "expected 99999999999999999999 values as the header declares, found 1",
+            ),
+            (
+                "%pith\n[18446744073709551616]{a}:\n1",
+                CountMismatch,
+                2,
+                2,
+                "expected 18446744073709551616 rows",
+            ),
+            (
+                "%pith\nl[100000000000000000000]:\n  - a",
+                CountMismatch,
+                2,
+                3,
+                "expected 100000000000000000000 list items",
+            ),
+            (
+                "%pith\nm[99999999999999999999:]{a}:\n  x: 1\n  y: 2",
+                CountMismatch,
+                2,
+                3,
+                "expected 99999999999999999999 entries",
+            ),
             (
                 "%pith\nt[1]{a}:\n1\n    2",
                 Structure,

@@ -965,7 +965,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A list (`key[N]:` and `- ` items at depth `d + 1`) at level `level`.
-    fn list(&mut self, count: table::Count, d: usize, level: usize) -> R<Value> {
+    fn list(&mut self, count: table::Count<'_>, d: usize, level: usize) -> R<Value> {
         let mut items = Vec::new();
         while let Some(line) = self.lines.peek()? {
             if line.depth <= d {

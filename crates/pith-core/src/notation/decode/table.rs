@@ -8,22 +8,24 @@ use crate::toon::decode::object::{KeyIndex, Keys, SMALL};
 use crate::toon::decode::show;
 use crate::{ErrorKind, Key, Map, Value};
 
-/// A declared length `[N]` and where its digits are.
+/// A declared length `[N]`, where its digits are, and the digits as
+/// written (errors name the length as declared, even one past `usize`).
 #[derive(Clone, Copy)]
-pub(super) struct Count {
+pub(super) struct Count<'a> {
     /// The length (saturating: a length no input can hold stays unmatched).
     pub(super) length: usize,
     pub(super) at: usize,
+    pub(super) written: &'a str,
 }
 
-impl Count {
+impl Count<'_> {
     pub(super) fn mismatch(self, one: &str, many: &str, found: usize) -> Fault {
         fault(
             ErrorKind::CountMismatch,
             self.at,
             format!(
                 "expected {} {} as the header declares, found {found}",
-                self.length,
+                self.written,
                 if self.length == 1 { one } else { many }
             ),
         )
@@ -35,7 +37,7 @@ impl Count {
             at,
             format!(
                 "expected {} {} as the header declares, found more",
-                self.length,
+                self.written,
                 if self.length == 1 { one } else { many }
             ),
         )
@@ -54,8 +56,8 @@ pub(super) enum Place {
 }
 
 /// A bracket segment `[N]`, `[N|]`, `[N:]`, `[N:|]`, …
-struct Bracket {
-    count: Count,
+struct Bracket<'a> {
+    count: Count<'a>,
     delim: u8,
     keyed: bool,
     /// Offset just past the `]`.
@@ -151,7 +153,7 @@ impl Keys for [Field] {
     }
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// The array (or keyed object) a header opens; the header's `[` is at
     /// `b`, its line stands at depth `d` (a list item's first field at the
     /// hyphen's depth + 1), and the value is at nesting level `level`.
@@ -248,7 +250,7 @@ impl Parser<'_> {
     }
 
     /// The bracket segment whose `[` is at `b`.
-    fn bracket(&self, b: usize, e: usize) -> R<Bracket> {
+    fn bracket(&self, b: usize, e: usize) -> R<Bracket<'a>> {
         let src = self.src;
         let lo = b + 1;
         let mut q = lo;
@@ -272,6 +274,7 @@ impl Parser<'_> {
         let length = src[lo..q].iter().fold(0usize, |n, &c| {
             n.saturating_mul(10).saturating_add(usize::from(c - b'0'))
         });
+        let written = self.tok.s(lo, q);
         let keyed = q < e && src[q] == b':';
         if keyed {
             q += 1;
@@ -299,7 +302,11 @@ impl Parser<'_> {
             ));
         }
         Ok(Bracket {
-            count: Count { length, at: lo },
+            count: Count {
+                length,
+                at: lo,
+                written,
+            },
             delim,
             keyed,
             end: q + 1,
@@ -697,7 +704,14 @@ impl Parser<'_> {
     }
 
     /// Values on the header line (an inline array) at level `level`.
-    fn inline(&mut self, a: usize, e: usize, count: Count, delim: u8, level: usize) -> R<Value> {
+    fn inline(
+        &mut self,
+        a: usize,
+        e: usize,
+        count: Count<'_>,
+        delim: u8,
+        level: usize,
+    ) -> R<Value> {
         // Bounded by what the line can hold, whatever the header declares.
         let mut items = Vec::with_capacity(count.length.min(e - a + 1));
         let mut i = a;
@@ -805,7 +819,7 @@ impl Parser<'_> {
     fn table(
         &mut self,
         h: &Header,
-        count: Count,
+        count: Count<'_>,
         delim: u8,
         d: usize,
         level: usize,
@@ -820,7 +834,7 @@ impl Parser<'_> {
     fn rows(
         &mut self,
         h: &Header,
-        count: Count,
+        count: Count<'_>,
         delim: u8,
         d: usize,
         level: usize,
@@ -896,7 +910,7 @@ impl Parser<'_> {
     fn keyed_table(
         &mut self,
         h: &Header,
-        count: Count,
+        count: Count<'_>,
         delim: u8,
         d: usize,
         level: usize,
