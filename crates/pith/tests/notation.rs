@@ -536,6 +536,61 @@ fn named_objects_and_arrays_stand_in_record_lists() {
 }
 
 #[test]
+fn strings_quoted_only_for_colons_are_bare_where_no_key_can_start() {
+    // A colon with a character other than a space after it (timestamps,
+    // URLs, `scheme:id`) leaves a string bare after `key: `, in a cell, in
+    // an inline array and in a list cell; `: `, a trailing colon, a list
+    // item (`- `) and a document's only value keep TOON's quotes.
+    for (json, text) in [
+        (
+            r#"{"at":"2025-05-31T04:39:31.392Z","said":"note: quoted","ends":"trailing:","both":"a:b: c"}"#,
+            "%pith\nat: 2025-05-31T04:39:31.392Z\nsaid: \"note: quoted\"\nends: \"trailing:\"\nboth: \"a:b: c\"",
+        ),
+        (
+            r#"{"logs":[{"t":"12:30","u":"https://x.org/a"},{"t":"13:45","u":"urn:x:y"}]}"#,
+            "%pith\nlogs[2]{t,u}:\n12:30,https://x.org/a\n13:45,urn:x:y",
+        ),
+        (
+            r#"{"times":["12:30","13:45"]}"#,
+            "%pith\ntimes[2]: 12:30,13:45",
+        ),
+        (
+            r#"[{"t":"12:30","tags":["a:b","c"]},{"t":"13:45","tags":["d:e"]},{"t":"14:00","tags":[]}]"#,
+            "%pith\n[3]{t,tags[]}:\n12:30,a:b c\n13:45,d:e\n14:00,[]",
+        ),
+        (
+            r#"["a:b",{"x":1},[1]]"#,
+            "%pith\n[3]:\n  - \"a:b\"\n  - {x:1}\n  - [1]",
+        ),
+        (r#""a:b""#, "%pith\n\"a:b\""),
+    ] {
+        let v = pith::json::parse(json).unwrap();
+        let doc = notation::encode(&v, &Options::for_readability(5, true)).unwrap();
+        assert_eq!(doc.text, text, "{json}");
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(back, v, "{json}");
+    }
+    // A named one, anchored where it is first used: bare after `key: `,
+    // quoted as a list item.
+    for (json, text) in [
+        (
+            r#"{"a":"2025-05-31T04:39:31.392Z","rows":[{"t":"2025-05-31T04:39:31.392Z","n":1},{"t":"2025-05-31T04:39:31.392Z","n":2}]}"#,
+            "%pith\na: &a 2025-05-31T04:39:31.392Z\nrows[2]{t,n}:\n*a,1\n*a,2",
+        ),
+        (
+            r#"["2025-05-31T04:39:31.392Z","2025-05-31T04:39:31.392Z","2025-05-31T04:39:31.392Z",{"x":1}]"#,
+            "%pith\n[4]:\n  - &item \"2025-05-31T04:39:31.392Z\"\n  - *item\n  - *item\n  - {x:1}",
+        ),
+    ] {
+        let v = pith::json::parse(json).unwrap();
+        let doc = notation::encode(&v, &options(true, false)).unwrap();
+        assert_eq!(doc.text, text, "{json}");
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(back, v, "{json}");
+    }
+}
+
+#[test]
 fn arrays_of_named_strings_are_flow_cells_where_that_costs_less() {
     // A list cell writes its items out; a flow cell writes a named string
     // as `*name`. Long strings repeated across rows make the flow cells
@@ -553,11 +608,11 @@ fn arrays_of_named_strings_are_flow_cells_where_that_costs_less() {
     assert_eq!(
         named.text,
         "%pith\nnodes[5]{id,deps}:\n\
-         \"pkg:alpha@1.0.0\",[&deps2 registry+https://example.org/index#beta@2.0.0,&deps registry+https://example.org/index#gamma@3.0.0]\n\
-         \"pkg:beta@2.0.0\",[*deps]\n\
-         \"pkg:gamma@3.0.0\",[]\n\
-         \"pkg:delta@4.0.0\",[*deps2,*deps]\n\
-         \"pkg:eps@5.0.0\",[*deps2]"
+         pkg:alpha@1.0.0,[&deps2 registry+https://example.org/index#beta@2.0.0,&deps registry+https://example.org/index#gamma@3.0.0]\n\
+         pkg:beta@2.0.0,[*deps]\n\
+         pkg:gamma@3.0.0,[]\n\
+         pkg:delta@4.0.0,[*deps2,*deps]\n\
+         pkg:eps@5.0.0,[*deps2]"
     );
     // The list column, the strings written out, reads back the same and
     // costs more; it is what a writer without names writes.

@@ -38,7 +38,8 @@ impl Rule {
                 crate::toon::encode::quote::write_quoted(&mut b, s);
                 out.push_str(&String::from_utf8_lossy(&b));
             }
-            Rule::Constant(v) => w.primitive(out, v),
+            // Under TOON's rules as they are: the field list's `}:` follows.
+            Rule::Constant(v) => w.primitive(out, v, false),
             Rule::Template(pieces) => {
                 out.push('`');
                 for p in pieces {

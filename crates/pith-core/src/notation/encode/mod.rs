@@ -272,7 +272,7 @@ pub(crate) fn encode_shared(
             None if items.iter().all(Value::is_primitive) => w.inline_array(&mut body, None, items),
             None => w.root_list(&mut body, items),
         },
-        v => w.cell(&mut body, v),
+        v => w.item(&mut body, v),
     }
     let prelude = w.prelude();
     body.insert_str(MARKER.len() + 1, &prelude);
@@ -323,7 +323,13 @@ const MARK: char = '\0';
 /// Where a named primitive stands, which decides how it is quoted.
 #[derive(Clone, Copy)]
 enum Context {
-    /// A cell, or after `key: `: TOON's rules for the document's delimiter.
+    /// A table's cell, an inline array's item, or after `key: `: TOON's
+    /// rules for the document's delimiter, but a string quoted only for
+    /// colons that each have a character other than a space after them is
+    /// bare (`docs/notation.md` §6).
+    Cell,
+    /// A list item (`- `) or a document's only value, where `a:b` would
+    /// read as a key: TOON's rules as they are.
     Toon,
     /// Inside a flow value.
     Flow,
@@ -332,6 +338,7 @@ enum Context {
 impl Context {
     fn code(self) -> char {
         match self {
+            Context::Cell => 'c',
             Context::Toon => 't',
             Context::Flow => 'f',
         }
@@ -349,10 +356,10 @@ fn anchor_piece() -> usize {
 
 /// A mark's context and name, from what stands between its two [`MARK`]s.
 fn read_mark(mark: &str) -> (Context, u32) {
-    let context = if mark.starts_with('f') {
-        Context::Flow
-    } else {
-        Context::Toon
+    let context = match mark.as_bytes().first() {
+        Some(b'f') => Context::Flow,
+        Some(b'c') => Context::Cell,
+        _ => Context::Toon,
     };
     (context, mark[1..].parse().unwrap_or(0))
 }
@@ -578,7 +585,8 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     fn value_in(&self, out: &mut String, v: &Value, context: Context) {
         match context {
-            Context::Toon => self.primitive(out, v),
+            Context::Cell => self.primitive(out, v, true),
+            Context::Toon => self.primitive(out, v, false),
             Context::Flow => flow_primitive(out, v),
         }
     }
@@ -718,7 +726,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             self.indent(out, depth);
             write_key_str(out, key);
             out.push_str(": ");
-            self.use_ref(out, id, Context::Toon);
+            self.use_ref(out, id, Context::Cell);
             return;
         }
         match v {
@@ -815,7 +823,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 self.indent(out, depth);
                 write_key_str(out, key);
                 out.push_str(": ");
-                self.primitive(out, v);
+                self.primitive(out, v, true);
             }
         }
     }
@@ -831,7 +839,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             out.push('\n');
             self.indent(out, 1);
             out.push_str("- ");
-            self.cell(out, v);
+            self.item(out, v);
         }
     }
 
@@ -920,29 +928,46 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         self.uses.push(id);
     }
 
-    /// A value in a cell: a reference, a flow value or a primitive.
+    /// A value in a cell or an inline array: a reference, a flow value or
+    /// a primitive ([`Context::Cell`]).
     fn cell(&mut self, out: &mut String, v: &Value) {
+        self.value_as(out, v, Context::Cell);
+    }
+
+    /// A list item's value or a document's only value: as [`Self::cell`],
+    /// with a primitive under TOON's rules as they are ([`Context::Toon`]).
+    fn item(&mut self, out: &mut String, v: &Value) {
+        self.value_as(out, v, Context::Toon);
+    }
+
+    fn value_as(&mut self, out: &mut String, v: &Value, context: Context) {
         if let Some(id) = self.refs.of(v) {
-            self.use_ref(out, id, Context::Toon);
+            self.use_ref(out, id, context);
             return;
         }
         match v {
             Value::Object(_) | Value::Array(_) => self.flow_inner(out, v),
-            v => self.primitive(out, v),
+            v => self.value_in(out, v, context),
         }
     }
 
     /// A primitive under TOON's rules for the document's delimiter, plus the
     /// notation's own: a leading `*`, `&`, the string `~`, or a string that
-    /// spells a short-form number (`.5`), is quoted.
-    fn primitive(&self, out: &mut String, v: &Value) {
+    /// spells a short-form number (`.5`), is quoted; with `colons`, a string
+    /// TOON quotes only for colons that each have a character other than a
+    /// space after them is bare ([`Context::Cell`]).
+    fn primitive(&self, out: &mut String, v: &Value, colons: bool) {
         match v {
             Value::String(s)
                 if s.starts_with(['*', '&']) || s == "~" || spells_short_fraction(s) =>
             {
                 append(out, |b| write_quoted(b, s));
             }
-            Value::String(s) => match self.quoting.quote(s) {
+            Value::String(s) => match if colons {
+                self.quoting.quote_notation(s)
+            } else {
+                self.quoting.quote(s)
+            } {
                 Quote::Bare => out.push_str(s),
                 Quote::Quoted => {
                     out.push('"');
@@ -963,7 +988,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             Value::String(s) if s.contains(' ') => {
                 append(out, |b| write_quoted(b, s));
             }
-            v => self.primitive(out, v),
+            v => self.primitive(out, v, true),
         }
     }
 

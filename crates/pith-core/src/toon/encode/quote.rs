@@ -88,6 +88,33 @@ impl Quoting {
         }
     }
 
+    /// [`Self::quote`] for the pith notation's cells, inline arrays and
+    /// `key: ` values, which also leaves bare a string quoted only for its
+    /// colons when it does not start with one and each is followed by a
+    /// character other than a space (`12:30`, `https://x.org`,
+    /// `sha256:ab`): there the notation's reader takes such a string as
+    /// text, since no key can start where it stands.
+    pub(crate) fn quote_notation(&self, s: &str) -> Quote {
+        let q = self.quote(s);
+        if q != Quote::Quoted || self.reads_as_other(s) {
+            return q;
+        }
+        let b = s.as_bytes();
+        if b.first() == Some(&b':') {
+            return q;
+        }
+        for (i, &c) in b.iter().enumerate() {
+            if c == b':' {
+                if b.get(i + 1).is_none_or(|&n| n == b' ') {
+                    return q;
+                }
+            } else if self.table[usize::from(c)] & QUOTE != 0 {
+                return q;
+            }
+        }
+        Quote::Bare
+    }
+
     /// The union of the byte classes of `b`.
     ///
     /// One pass without early exit: most strings need no quotes, and a
