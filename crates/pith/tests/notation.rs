@@ -538,17 +538,23 @@ fn named_objects_and_arrays_stand_in_record_lists() {
 #[test]
 fn strings_quoted_only_for_colons_are_bare_where_no_key_can_start() {
     // A colon with a character other than a space after it (timestamps,
-    // URLs, `scheme:id`) leaves a string bare after `key: `, in a cell, in
-    // an inline array and in a list cell; `: `, a trailing colon, a list
-    // item (`- `) and a document's only value keep TOON's quotes.
+    // URLs, `scheme:id`) leaves a string bare after `key: `, in an inline
+    // array, in a list cell and in the cells of a table that uses the
+    // notation's own columns; `: `, a colon at either end, a list item
+    // (`- `), a document's only value and the cells of a TOON table (every
+    // column a plain field) keep TOON's quotes.
     for (json, text) in [
         (
-            r#"{"at":"2025-05-31T04:39:31.392Z","said":"note: quoted","ends":"trailing:","both":"a:b: c"}"#,
-            "%pith\nat: 2025-05-31T04:39:31.392Z\nsaid: \"note: quoted\"\nends: \"trailing:\"\nboth: \"a:b: c\"",
+            r#"{"at":"2025-05-31T04:39:31.392Z","said":"note: quoted","ends":"trailing:","both":"a:b: c","starts":":x"}"#,
+            "%pith\nat: 2025-05-31T04:39:31.392Z\nsaid: \"note: quoted\"\nends: \"trailing:\"\nboth: \"a:b: c\"\nstarts: \":x\"",
         ),
         (
-            r#"{"logs":[{"t":"12:30","u":"https://x.org/a"},{"t":"13:45","u":"urn:x:y"}]}"#,
-            "%pith\nlogs[2]{t,u}:\n12:30,https://x.org/a\n13:45,urn:x:y",
+            r#"{"logs":[{"t":"12:30","u":"https://x.org/a"},{"t":"13:45"},{"t":"14:00","u":"a"},{"t":"15:15","u":"b"}]}"#,
+            "%pith\nlogs[4]{t,u?}:\n12:30,https://x.org/a\n13:45,\n14:00,a\n15:15,b",
+        ),
+        (
+            r#"{"logs":[{"t":"12:30","u":"https://x.org/a"},{"t":"13:45","u":"urn:x:y"},{"t":"14:00","u":"a"},{"t":"15:15","u":"b"}]}"#,
+            "%pith\nlogs[4]{t,u}:\n\"12:30\",\"https://x.org/a\"\n\"13:45\",\"urn:x:y\"\n\"14:00\",a\n\"15:15\",b",
         ),
         (
             r#"{"times":["12:30","13:45"]}"#,
@@ -608,11 +614,11 @@ fn arrays_of_named_strings_are_flow_cells_where_that_costs_less() {
     assert_eq!(
         named.text,
         "%pith\nnodes[5]{id,deps}:\n\
-         pkg:alpha@1.0.0,[&deps2 registry+https://example.org/index#beta@2.0.0,&deps registry+https://example.org/index#gamma@3.0.0]\n\
-         pkg:beta@2.0.0,[*deps]\n\
-         pkg:gamma@3.0.0,[]\n\
-         pkg:delta@4.0.0,[*deps2,*deps]\n\
-         pkg:eps@5.0.0,[*deps2]"
+         \"pkg:alpha@1.0.0\",[&deps2 registry+https://example.org/index#beta@2.0.0,&deps registry+https://example.org/index#gamma@3.0.0]\n\
+         \"pkg:beta@2.0.0\",[*deps]\n\
+         \"pkg:gamma@3.0.0\",[]\n\
+         \"pkg:delta@4.0.0\",[*deps2,*deps]\n\
+         \"pkg:eps@5.0.0\",[*deps2]"
     );
     // The list column, the strings written out, reads back the same and
     // costs more; it is what a writer without names writes.

@@ -417,6 +417,11 @@ pub(super) struct Writer<'o, 'r, 'a> {
     /// column turns (the columns are all that derived columns change), so
     /// when none would, both write the same text.
     probe: bool,
+    /// Whether the rows being written are a TOON table's: every column a
+    /// plain field, no keyed rows. Their cells keep TOON's quoting
+    /// ([`Context::Toon`]), so each row is TOON's row, which `auto` then
+    /// counts once for both documents (`docs/notation.md` §6).
+    toon_rows: bool,
     /// Whether two layouts were compared of which either used a name
     /// (`*name`, or the mark of a named primitive, which is counted as it
     /// stands): a writer without references would have compared other
@@ -449,6 +454,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             derived: 0,
             derive_turned: false,
             probe: false,
+            toon_rows: false,
             swayed: false,
             weighed_long: false,
             flows: HashMap::default(),
@@ -931,7 +937,12 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// A value in a cell or an inline array: a reference, a flow value or
     /// a primitive ([`Context::Cell`]).
     fn cell(&mut self, out: &mut String, v: &Value) {
-        self.value_as(out, v, Context::Cell);
+        let context = if self.toon_rows {
+            Context::Toon
+        } else {
+            Context::Cell
+        };
+        self.value_as(out, v, context);
     }
 
     /// A list item's value or a document's only value: as [`Self::cell`],

@@ -409,6 +409,11 @@ impl Writer<'_, '_, '_> {
         } else {
             depth + 1
         };
+        let outer = self.toon_rows;
+        self.toon_rows = names.is_none()
+            && cols
+                .iter()
+                .all(|c| !c.optional && matches!(c.kind, Kind::Leaf));
         for (i, row) in rows.iter().enumerate() {
             out.push('\n');
             self.indent(out, row_depth);
@@ -419,6 +424,7 @@ impl Writer<'_, '_, '_> {
             let mut first = true;
             self.cells(out, &cols, Some(row), &mut first);
         }
+        self.toon_rows = outer;
     }
 
     fn fields(&mut self, out: &mut String, cols: &[Col<'_>]) {
