@@ -323,7 +323,7 @@ const MARK: char = '\0';
 /// Where a named primitive stands, which decides how it is quoted.
 #[derive(Clone, Copy)]
 enum Context {
-    /// A table's cell, an inline array's item, or after `key: `: TOON's
+    /// A cell (but a TOON table's), an inline array's item, or after `key: `: TOON's
     /// rules for the document's delimiter, but a string quoted only for
     /// colons that each have a character other than a space after them is
     /// bare (`docs/notation.md` §6).
@@ -935,7 +935,8 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     }
 
     /// A value in a cell or an inline array: a reference, a flow value or
-    /// a primitive ([`Context::Cell`]).
+    /// a primitive ([`Context::Cell`]; [`Context::Toon`] in a TOON table's
+    /// rows, see `toon_rows`).
     fn cell(&mut self, out: &mut String, v: &Value) {
         let context = if self.toon_rows {
             Context::Toon
@@ -974,19 +975,14 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             {
                 append(out, |b| write_quoted(b, s));
             }
-            Value::String(s) => match if colons {
-                self.quoting.quote_notation(s)
-            } else {
-                self.quoting.quote(s)
-            } {
-                Quote::Bare => out.push_str(s),
-                Quote::Quoted => {
-                    out.push('"');
-                    out.push_str(s);
-                    out.push('"');
-                }
-                Quote::Escaped => append(out, |b| write_quoted(b, s)),
-            },
+            Value::String(s) => {
+                let quote = if colons {
+                    self.quoting.quote_notation(s)
+                } else {
+                    self.quoting.quote(s)
+                };
+                push_string(out, s, quote);
+            }
             Value::Number(n) => push_number(out, n),
             v => literal(out, v),
         }
@@ -1096,6 +1092,19 @@ fn write_key_str(out: &mut String, key: &str) {
         out.push_str(key);
     } else {
         append(out, |b| write_key(b, key));
+    }
+}
+
+/// `s` as [`Quote`] says: as it is, in quotes, or in quotes with escapes.
+fn push_string(out: &mut String, s: &str, quote: Quote) {
+    match quote {
+        Quote::Bare => out.push_str(s),
+        Quote::Quoted => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        Quote::Escaped => append(out, |b| write_quoted(b, s)),
     }
 }
 
