@@ -39,7 +39,7 @@ impl Rule {
                 out.push_str(&String::from_utf8_lossy(&b));
             }
             // Under TOON's rules as they are: the field list's `}:` follows.
-            Rule::Constant(v) => w.primitive(out, v, false),
+            Rule::Constant(v) => w.value_in(out, v, super::Context::Toon),
             Rule::Template(pieces) => {
                 out.push('`');
                 for p in pieces {

@@ -323,10 +323,10 @@ const MARK: char = '\0';
 /// Where a named primitive stands, which decides how it is quoted.
 #[derive(Clone, Copy)]
 enum Context {
-    /// A cell (but a TOON table's), an inline array's item, or after `key: `: TOON's
-    /// rules for the document's delimiter, but a string quoted only for
-    /// colons that each have a character other than a space after them is
-    /// bare (`docs/notation.md` §6).
+    /// A cell (but a TOON table's), an inline array's item, or after
+    /// `key: `: TOON's rules for the document's delimiter, but a string
+    /// quoted only for colons that each have a character other than a
+    /// space after them is bare (`docs/notation.md` §6).
     Cell,
     /// A list item (`- `) or a document's only value, where `a:b` would
     /// read as a key: TOON's rules as they are.
@@ -589,6 +589,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         anchors
     }
 
+    /// Primitive `v` as it is written where `context` says.
     fn value_in(&self, out: &mut String, v: &Value, context: Context) {
         match context {
             Context::Cell => self.primitive(out, v, true),
@@ -829,7 +830,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 self.indent(out, depth);
                 write_key_str(out, key);
                 out.push_str(": ");
-                self.primitive(out, v, true);
+                self.value_in(out, v, Context::Cell);
             }
         }
     }
@@ -965,9 +966,10 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// A primitive under TOON's rules for the document's delimiter, plus the
     /// notation's own: a leading `*`, `&`, the string `~`, or a string that
-    /// spells a short-form number (`.5`), is quoted; with `colons`, a string
-    /// TOON quotes only for colons that each have a character other than a
-    /// space after them is bare ([`Context::Cell`]).
+    /// spells a short-form number (`.5`), is quoted; with `colons` (for
+    /// [`Context::Cell`], see [`Writer::value_in`]), a string TOON quotes
+    /// only for colons that each have a character other than a space after
+    /// them is bare.
     fn primitive(&self, out: &mut String, v: &Value, colons: bool) {
         match v {
             Value::String(s)
@@ -995,7 +997,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             Value::String(s) if s.contains(' ') => {
                 append(out, |b| write_quoted(b, s));
             }
-            v => self.primitive(out, v, true),
+            v => self.value_in(out, v, Context::Cell),
         }
     }
 

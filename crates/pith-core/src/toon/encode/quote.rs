@@ -9,8 +9,10 @@ use crate::toon::Spec;
 /// The quoting rules in force for one document.
 pub(crate) struct Quoting {
     /// Per byte: [`QUOTE`] when it forces quotes anywhere in a value
-    /// (`: " \ [ ] { }`, the C0 controls, the document delimiter), and
-    /// [`ESCAPE`] when it is written escaped inside quotes.
+    /// (`" \ [ ] { }`, the C0 controls, the document delimiter), [`COLON`]
+    /// for `:` (which forces them in TOON, and in the notation only where a
+    /// space follows it or it stands first or last), and [`ESCAPE`] when it
+    /// is written escaped inside quotes.
     table: &'static [u8; 256],
     v3: bool,
 }
@@ -28,6 +30,7 @@ pub(crate) enum Quote {
 
 const QUOTE: u8 = 1;
 const ESCAPE: u8 = 2;
+const COLON: u8 = 4;
 
 impl Quoting {
     pub(crate) fn new(delimiter: u8, spec: Spec) -> Quoting {
@@ -79,13 +82,7 @@ impl Quoting {
     #[inline]
     pub(crate) fn quote(&self, s: &str) -> Quote {
         let class = self.class(s.as_bytes());
-        if class & QUOTE == 0 && !self.reads_as_other(s) {
-            Quote::Bare
-        } else if class & ESCAPE == 0 {
-            Quote::Quoted
-        } else {
-            Quote::Escaped
-        }
+        self.quote_as(s, class, class & (QUOTE | COLON) == 0)
     }
 
     /// [`Self::quote`] for the pith notation's cells, inline arrays and
@@ -95,24 +92,24 @@ impl Quoting {
     /// `sha256:ab`): there the notation's reader takes such a string as
     /// text, since no key can start where it stands.
     pub(crate) fn quote_notation(&self, s: &str) -> Quote {
-        let q = self.quote(s);
-        if q != Quote::Quoted || self.reads_as_other(s) {
-            return q;
-        }
         let b = s.as_bytes();
-        if b.first() == Some(&b':') {
-            return q;
+        let class = self.class(b);
+        let free = class & QUOTE == 0 && (class & COLON == 0 || colons_inside(b));
+        self.quote_as(s, class, free)
+    }
+
+    /// Bare when no byte forces quotes (`free`) and `s` reads as itself
+    /// unquoted; otherwise quoted, with escapes where a byte of `class`
+    /// needs one.
+    #[inline]
+    fn quote_as(&self, s: &str, class: u8, free: bool) -> Quote {
+        if free && !self.reads_as_other(s) {
+            Quote::Bare
+        } else if class & ESCAPE == 0 {
+            Quote::Quoted
+        } else {
+            Quote::Escaped
         }
-        for (i, &c) in b.iter().enumerate() {
-            if c == b':' {
-                if b.get(i + 1).is_none_or(|&n| n == b' ') {
-                    return q;
-                }
-            } else if self.table[usize::from(c)] & QUOTE != 0 {
-                return q;
-            }
-        }
-        Quote::Bare
     }
 
     /// The union of the byte classes of `b`.
@@ -297,6 +294,15 @@ fn js_trim_differs(s: &str) -> bool {
     s.chars().next().is_some_and(is_ws) || s.chars().next_back().is_some_and(is_ws)
 }
 
+/// Whether every colon of `b` stands inside it with a character other than
+/// a space after it.
+fn colons_inside(b: &[u8]) -> bool {
+    b.first() != Some(&b':')
+        && b.iter()
+            .enumerate()
+            .all(|(i, &c)| c != b':' || b.get(i + 1).is_some_and(|&n| n != b' '))
+}
+
 const fn class_table(delimiter: u8) -> [u8; 256] {
     let mut t = [0; 256];
     let mut i = 0;
@@ -306,7 +312,7 @@ const fn class_table(delimiter: u8) -> [u8; 256] {
     }
     t[b'"' as usize] = QUOTE | ESCAPE;
     t[b'\\' as usize] = QUOTE | ESCAPE;
-    t[b':' as usize] = QUOTE;
+    t[b':' as usize] = COLON;
     t[b'[' as usize] = QUOTE;
     t[b']' as usize] = QUOTE;
     t[b'{' as usize] = QUOTE;
