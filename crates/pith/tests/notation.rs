@@ -8,6 +8,7 @@ use pith::equiv::{difference, equivalent};
 use pith::notation::{self, Options};
 use pith::select::{self, Form, Metric};
 use pith::tokens::{Tokenizer, TokenizerKind};
+use pith::toon::Delimiter;
 use pith::{Map, Value};
 use proptest::prelude::*;
 
@@ -42,6 +43,13 @@ fn string() -> impl Strategy<Value = String> {
             "a:",
             "a:b: c",
             "a::b",
+            "a, b",
+            "x [y] {z}",
+            "[x] y",
+            "{0} x",
+            "a]",
+            "b}",
+            "x, [y: z]",
             "2026-07-14T22:57:06Z",
             "{\"cols\":[],\"dict\":{},\"rows\":[]}",
             "json_columns[0]:",
@@ -49,7 +57,7 @@ fn string() -> impl Strategy<Value = String> {
             "-.25",
             ".5e1",
         ],
-        "[a-z ~*&?=:/.,|-]{0,10}",
+        "[a-z ~*&?=:/.,|{}\\[\\]-]{0,10}",
     )
 }
 
@@ -599,6 +607,58 @@ fn strings_quoted_only_for_colons_are_bare_where_no_key_can_start() {
         let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
         assert_eq!(back, v, "{json}");
     }
+}
+
+#[test]
+fn strings_quoted_only_for_brackets_braces_or_delimiters_are_bare_after_a_key() {
+    // After `key: ` a value runs to the end of its line: a string that
+    // TOON quotes for a comma, a bracket or a brace, none of `[` and `{`
+    // first, is bare there. In a cell, an inline array, a list item, a
+    // flow value and a document's only value it keeps its quotes, and so
+    // does one that starts with `[` or `{`, or holds `"`, `\` or `: `.
+    for (json, delimiter, text) in [
+        (
+            r#"{"msg":"Fix the loop, then rerun","tpl":"'{0}' is not [allowed]","open":"[WIP] fix","brace":"{id} first","q":"say \"hi\", twice","pipe":"a|b"}"#,
+            Delimiter::Comma,
+            "%pith\nmsg: Fix the loop, then rerun\ntpl: '{0}' is not [allowed]\nopen: \"[WIP] fix\"\nbrace: \"{id} first\"\nq: \"say \\\"hi\\\", twice\"\npipe: a|b",
+        ),
+        (
+            r#"{"msg":"a, b","pipe":"a|b","both":"x: y, z"}"#,
+            Delimiter::Pipe,
+            "%pith\nmsg: a, b\npipe: a|b\nboth: \"x: y, z\"",
+        ),
+        (
+            r#"{"rows":[{"t":"a, b","u":"x]"},{"t":"c","u":"y"}],"tags":["a, b","{c}"],"f":{"g":[1,"a, b"]}}"#,
+            Delimiter::Comma,
+            "%pith\nrows[2]{t,u}:\n\"a, b\",\"x]\"\nc,y\ntags[2]: \"a, b\",\"{c}\"\nf: {g:[1,\"a, b\"]}",
+        ),
+        (
+            r#"["a, b",{"x":1},[1]]"#,
+            Delimiter::Comma,
+            "%pith\n[3]:\n  - \"a, b\"\n  - {x:1}\n  - [1]",
+        ),
+        (r#""a, b""#, Delimiter::Comma, "%pith\n\"a, b\""),
+    ] {
+        let v = pith::json::parse(json).unwrap();
+        let mut opts = Options::for_readability(5, true);
+        opts.delimiter = delimiter;
+        let doc = notation::encode(&v, &opts).unwrap();
+        assert_eq!(doc.text, text, "{json}");
+        let back = notation::decode(doc.text.as_bytes(), &Default::default()).unwrap();
+        assert_eq!(back, v, "{json}");
+    }
+    // Named, anchored at its first use after `key: `: bare there too.
+    let json = r#"{"a":"Fix the loop, then {rerun} the [flaky] suite twice over","b":"Fix the loop, then {rerun} the [flaky] suite twice over","c":"Fix the loop, then {rerun} the [flaky] suite twice over"}"#;
+    let v = pith::json::parse(json).unwrap();
+    let doc = notation::encode(&v, &options(true, false)).unwrap();
+    assert_eq!(
+        doc.text,
+        "%pith\na: &a Fix the loop, then {rerun} the [flaky] suite twice over\nb: *a\nc: *a"
+    );
+    assert_eq!(
+        notation::decode(doc.text.as_bytes(), &Default::default()).unwrap(),
+        v
+    );
 }
 
 #[test]

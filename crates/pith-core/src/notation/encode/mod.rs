@@ -323,11 +323,15 @@ const MARK: char = '\0';
 /// Where a named primitive stands, which decides how it is quoted.
 #[derive(Clone, Copy)]
 enum Context {
-    /// A cell (but a TOON table's), an inline array's item, or after
-    /// `key: `: TOON's rules for the document's delimiter, but a string
-    /// quoted only for colons that each have a character other than a
-    /// space after them is bare (`docs/notation.md` §6).
+    /// A cell (but a TOON table's) or an inline array's item: TOON's rules
+    /// for the document's delimiter, but a string quoted only for colons
+    /// that each have a character other than a space after them is bare
+    /// (`docs/notation.md` §6).
     Cell,
+    /// After `key: `, where the value runs to the end of the line: as
+    /// [`Context::Cell`], and brackets, braces and the delimiter leave a
+    /// string bare too, but for a `[` or `{` first (§6).
+    Field,
     /// A list item (`- `) or a document's only value, where `a:b` would
     /// read as a key: TOON's rules as they are.
     Toon,
@@ -339,6 +343,7 @@ impl Context {
     fn code(self) -> char {
         match self {
             Context::Cell => 'c',
+            Context::Field => 'k',
             Context::Toon => 't',
             Context::Flow => 'f',
         }
@@ -359,6 +364,7 @@ fn read_mark(mark: &str) -> (Context, u32) {
     let context = match mark.as_bytes().first() {
         Some(b'f') => Context::Flow,
         Some(b'c') => Context::Cell,
+        Some(b'k') => Context::Field,
         _ => Context::Toon,
     };
     (context, mark[1..].parse().unwrap_or(0))
@@ -592,9 +598,8 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     /// Primitive `v` as it is written where `context` says.
     fn value_in(&self, out: &mut String, v: &Value, context: Context) {
         match context {
-            Context::Cell => self.primitive(out, v, true),
-            Context::Toon => self.primitive(out, v, false),
             Context::Flow => flow_primitive(out, v),
+            context => self.primitive(out, v, context),
         }
     }
 
@@ -733,7 +738,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             self.indent(out, depth);
             write_key_str(out, key);
             out.push_str(": ");
-            self.use_ref(out, id, Context::Cell);
+            self.use_ref(out, id, Context::Field);
             return;
         }
         match v {
@@ -830,7 +835,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 self.indent(out, depth);
                 write_key_str(out, key);
                 out.push_str(": ");
-                self.value_in(out, v, Context::Cell);
+                self.value_in(out, v, Context::Field);
             }
         }
     }
@@ -966,11 +971,12 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// A primitive under TOON's rules for the document's delimiter, plus the
     /// notation's own: a leading `*`, `&`, the string `~`, or a string that
-    /// spells a short-form number (`.5`), is quoted; with `colons` (for
-    /// [`Context::Cell`], see [`Writer::value_in`]), a string TOON quotes
-    /// only for colons that each have a character other than a space after
-    /// them is bare.
-    fn primitive(&self, out: &mut String, v: &Value, colons: bool) {
+    /// spells a short-form number (`.5`), is quoted; in a
+    /// [`Context::Cell`] a string TOON quotes only for colons that each
+    /// have a character other than a space after them is bare, and in a
+    /// [`Context::Field`] also one TOON quotes for brackets, braces or the
+    /// delimiter, none of `[` and `{` first.
+    fn primitive(&self, out: &mut String, v: &Value, context: Context) {
         match v {
             Value::String(s)
                 if s.starts_with(['*', '&']) || s == "~" || spells_short_fraction(s) =>
@@ -978,10 +984,10 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
                 append(out, |b| write_quoted(b, s));
             }
             Value::String(s) => {
-                let quote = if colons {
-                    self.quoting.quote_notation(s)
-                } else {
-                    self.quoting.quote(s)
+                let quote = match context {
+                    Context::Cell => self.quoting.quote_notation(s),
+                    Context::Field => self.quoting.quote_field(s),
+                    Context::Toon | Context::Flow => self.quoting.quote(s),
                 };
                 push_string(out, s, quote);
             }

@@ -9,10 +9,12 @@ use crate::toon::Spec;
 /// The quoting rules in force for one document.
 pub(crate) struct Quoting {
     /// Per byte: [`QUOTE`] when it forces quotes anywhere in a value
-    /// (`" \ [ ] { }`, the C0 controls, the document delimiter), [`COLON`]
-    /// for `:` (which forces them in TOON, and in the notation only where a
-    /// space follows it or it stands first or last), and [`ESCAPE`] when it
-    /// is written escaped inside quotes.
+    /// (`"`, `\`, the C0 controls), [`STRUCT`] for `[ ] { }` and the
+    /// document delimiter (which force them in TOON and in the notation's
+    /// cells, but not in a notation value after `key: ` unless one stands
+    /// first), [`COLON`] for `:` (which forces them in TOON, and in the
+    /// notation only where a space follows it or it stands first or last),
+    /// and [`ESCAPE`] when it is written escaped inside quotes.
     table: &'static [u8; 256],
     v3: bool,
 }
@@ -31,6 +33,7 @@ pub(crate) enum Quote {
 const QUOTE: u8 = 1;
 const ESCAPE: u8 = 2;
 const COLON: u8 = 4;
+const STRUCT: u8 = 8;
 
 impl Quoting {
     pub(crate) fn new(delimiter: u8, spec: Spec) -> Quoting {
@@ -82,7 +85,7 @@ impl Quoting {
     #[inline]
     pub(crate) fn quote(&self, s: &str) -> Quote {
         let class = self.class(s.as_bytes());
-        self.quote_as(s, class, class & (QUOTE | COLON) == 0)
+        self.quote_as(s, class, class & (QUOTE | STRUCT | COLON) == 0)
     }
 
     /// [`Self::quote`] for the pith notation's cells, inline arrays and
@@ -94,7 +97,22 @@ impl Quoting {
     pub(crate) fn quote_notation(&self, s: &str) -> Quote {
         let b = s.as_bytes();
         let class = self.class(b);
-        let free = class & QUOTE == 0 && (class & COLON == 0 || colons_inside(b));
+        let free = class & (QUOTE | STRUCT) == 0 && (class & COLON == 0 || colons_inside(b));
+        self.quote_as(s, class, free)
+    }
+
+    /// [`Self::quote_notation`] for a value after `key: `, which runs to
+    /// the end of its line: there the notation's reader takes a string
+    /// that does not start with `[` or `{` as text whatever brackets,
+    /// braces or delimiters it holds (`see [docs], or {id}`), so only
+    /// `"`, `\` and the control characters (which need escapes) and the
+    /// colon rule still call for quotes.
+    pub(crate) fn quote_field(&self, s: &str) -> Quote {
+        let b = s.as_bytes();
+        let class = self.class(b);
+        let free = class & QUOTE == 0
+            && (class & STRUCT == 0 || !matches!(b.first(), Some(b'[' | b'{')))
+            && (class & COLON == 0 || colons_inside(b));
         self.quote_as(s, class, free)
     }
 
@@ -313,11 +331,11 @@ const fn class_table(delimiter: u8) -> [u8; 256] {
     t[b'"' as usize] = QUOTE | ESCAPE;
     t[b'\\' as usize] = QUOTE | ESCAPE;
     t[b':' as usize] = COLON;
-    t[b'[' as usize] = QUOTE;
-    t[b']' as usize] = QUOTE;
-    t[b'{' as usize] = QUOTE;
-    t[b'}' as usize] = QUOTE;
-    t[delimiter as usize] |= QUOTE;
+    t[b'[' as usize] = STRUCT;
+    t[b']' as usize] = STRUCT;
+    t[b'{' as usize] = STRUCT;
+    t[b'}' as usize] = STRUCT;
+    t[delimiter as usize] |= STRUCT;
     t
 }
 
@@ -390,6 +408,36 @@ mod tests {
         assert_eq!(v4("[1]"), "\"[1]\"");
         assert_eq!(v4("\u{a0}x"), "\u{a0}x");
         assert_eq!(v4("caf\u{e9} \u{1f600}"), "caf\u{e9} \u{1f600}");
+    }
+
+    #[test]
+    fn a_value_after_a_key_is_quoted_only_for_what_its_line_cannot_hold() {
+        let field = |s: &str, delimiter: u8| {
+            let q = Quoting::new(delimiter, Spec::V4);
+            (q.quote_field(s), q.quote_notation(s), q.quote(s))
+        };
+        use Quote::{Bare, Escaped, Quoted};
+        // Brackets, braces and the delimiter inside: bare after a key only.
+        for s in ["a, b", "it's {0}", "x [y] z", "a]", "b}", "a, b: c"] {
+            let want = if s.contains(": ") { Quoted } else { Bare };
+            assert_eq!(field(s, b','), (want, Quoted, Quoted), "{s}");
+        }
+        assert_eq!(field("a|b", b'|'), (Bare, Quoted, Quoted));
+        assert_eq!(field("a|b", b','), (Bare, Bare, Bare));
+        // With a colon rule's colons as well.
+        assert_eq!(
+            field("see https://x.org/a, b", b','),
+            (Bare, Quoted, Quoted)
+        );
+        // First `[` or `{`, `"`, `\`, controls, and TOON's look-alikes: quoted.
+        assert_eq!(field("[WIP] x", b','), (Quoted, Quoted, Quoted));
+        assert_eq!(field("{0}, x", b','), (Quoted, Quoted, Quoted));
+        assert_eq!(field("say \"hi\", now", b','), (Escaped, Escaped, Escaped));
+        assert_eq!(field("a\\b, c", b','), (Escaped, Escaped, Escaped));
+        assert_eq!(field("a,\tb", b'\t'), (Escaped, Escaped, Escaped));
+        assert_eq!(field("- a, b", b','), (Quoted, Quoted, Quoted));
+        assert_eq!(field(" a, b", b','), (Quoted, Quoted, Quoted));
+        assert_eq!(field("", b','), (Quoted, Quoted, Quoted));
     }
 
     #[test]
