@@ -193,7 +193,7 @@ fn github_replies_beat_terse() {
     let opts = Options::default().metric(pith::select::Metric::Tokens(TokenizerKind::Cl100k));
     // pith auto's tokens today, pinned.
     let pinned = [
-        50_399, 10_510, 4_109, 28_361, 487, 31_385, 287, 1_651, 14_685,
+        50_399, 10_510, 4_109, 28_361, 487, 31_385, 287, 1_627, 14_685,
     ];
     let (mut total, mut total_terse) = (0, 0);
     eprintln!(
@@ -219,7 +219,7 @@ fn github_replies_beat_terse() {
     }
     eprintln!("{:<34} {total_terse:>8} {total:>8}", "total");
     assert_eq!(total_terse, 149_440);
-    assert!(total <= 141_874, "total {total} > pinned 141,874");
+    assert!(total <= 141_850, "total {total} > pinned 141,850");
 }
 
 /// The seed's readability criteria, on every dataset file: the chosen form
