@@ -60,7 +60,7 @@ const FLOW_KEPT: usize = 16 << 20;
 const FLOW_MAX: usize = 16 << 10;
 use crate::toon::Spec;
 use crate::toon::encode::quote::{
-    Quote, Quoting, is_bare_key, numeric_like, write_key, write_quoted,
+    Quote, Quoting, Rules, is_bare_key, numeric_like, write_key, write_quoted,
 };
 use crate::{Error, ErrorKind, Map, Number, Result, Value};
 
@@ -423,11 +423,6 @@ pub(super) struct Writer<'o, 'r, 'a> {
     /// column turns (the columns are all that derived columns change), so
     /// when none would, both write the same text.
     probe: bool,
-    /// Whether the rows being written are a TOON table's: every column a
-    /// plain field, no keyed rows. Their cells keep TOON's quoting
-    /// ([`Context::Toon`]), so each row is TOON's row, which `auto` then
-    /// counts once for both documents (`docs/notation.md` §6).
-    toon_rows: bool,
     /// Whether two layouts were compared of which either used a name
     /// (`*name`, or the mark of a named primitive, which is counted as it
     /// stands): a writer without references would have compared other
@@ -460,7 +455,6 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
             derived: 0,
             derive_turned: false,
             probe: false,
-            toon_rows: false,
             swayed: false,
             weighed_long: false,
             flows: HashMap::default(),
@@ -599,7 +593,9 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
     fn value_in(&self, out: &mut String, v: &Value, context: Context) {
         match context {
             Context::Flow => flow_primitive(out, v),
-            context => self.primitive(out, v, context),
+            Context::Toon => self.primitive(out, v, Rules::Toon),
+            Context::Cell => self.primitive(out, v, Rules::Cell),
+            Context::Field => self.primitive(out, v, Rules::Field),
         }
     }
 
@@ -890,7 +886,7 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         out.push_str("]:");
         for (i, v) in items.iter().enumerate() {
             out.push(if i == 0 { ' ' } else { self.delimiter });
-            self.cell(out, v);
+            self.value_as(out, v, Context::Cell);
         }
     }
 
@@ -940,24 +936,14 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
         self.uses.push(id);
     }
 
-    /// A value in a cell or an inline array: a reference, a flow value or
-    /// a primitive ([`Context::Cell`]; [`Context::Toon`] in a TOON table's
-    /// rows, see `toon_rows`).
-    fn cell(&mut self, out: &mut String, v: &Value) {
-        let context = if self.toon_rows {
-            Context::Toon
-        } else {
-            Context::Cell
-        };
-        self.value_as(out, v, context);
-    }
-
-    /// A list item's value or a document's only value: as [`Self::cell`],
-    /// with a primitive under TOON's rules as they are ([`Context::Toon`]).
+    /// A list item's value or a document's only value: as a cell's, with
+    /// a primitive under TOON's rules as they are ([`Context::Toon`]).
     fn item(&mut self, out: &mut String, v: &Value) {
         self.value_as(out, v, Context::Toon);
     }
 
+    /// A value in a cell, an inline array or a list item: a reference, a
+    /// flow value, or a primitive quoted as `context` says.
     fn value_as(&mut self, out: &mut String, v: &Value, context: Context) {
         if let Some(id) = self.refs.of(v) {
             self.use_ref(out, id, context);
@@ -971,26 +957,16 @@ impl<'o, 'r, 'a> Writer<'o, 'r, 'a> {
 
     /// A primitive under TOON's rules for the document's delimiter, plus the
     /// notation's own: a leading `*`, `&`, the string `~`, or a string that
-    /// spells a short-form number (`.5`), is quoted; in a
-    /// [`Context::Cell`] a string TOON quotes only for colons that each
-    /// have a character other than a space after them is bare, and in a
-    /// [`Context::Field`] also one TOON quotes for brackets, braces or the
-    /// delimiter, none of `[` and `{` first.
-    fn primitive(&self, out: &mut String, v: &Value, context: Context) {
+    /// spells a short-form number (`.5`), is quoted; otherwise a string is
+    /// quoted as `rules` say.
+    fn primitive(&self, out: &mut String, v: &Value, rules: Rules) {
         match v {
             Value::String(s)
                 if s.starts_with(['*', '&']) || s == "~" || spells_short_fraction(s) =>
             {
                 append(out, |b| write_quoted(b, s));
             }
-            Value::String(s) => {
-                let quote = match context {
-                    Context::Cell => self.quoting.quote_notation(s),
-                    Context::Field => self.quoting.quote_field(s),
-                    Context::Toon | Context::Flow => self.quoting.quote(s),
-                };
-                push_string(out, s, quote);
-            }
+            Value::String(s) => push_string(out, s, self.quoting.quote_by(s, rules)),
             Value::Number(n) => push_number(out, n),
             v => literal(out, v),
         }

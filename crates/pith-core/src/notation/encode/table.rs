@@ -2,7 +2,7 @@
 //! object rows, and the rows written under them.
 
 use super::derive::{self, Rule};
-use super::{Writer, same, write_key_str};
+use super::{Context, Writer, same, write_key_str};
 use crate::{Map, Value};
 use std::collections::HashMap;
 
@@ -409,11 +409,18 @@ impl Writer<'_, '_, '_> {
         } else {
             depth + 1
         };
-        let outer = self.toon_rows;
-        self.toon_rows = names.is_none()
+        // A TOON table's rows (every column a plain field, no keyed rows)
+        // keep TOON's quoting, so each row is TOON's row, which `auto`
+        // then counts once for both documents (`docs/notation.md` §6).
+        let context = if names.is_none()
             && cols
                 .iter()
-                .all(|c| !c.optional && matches!(c.kind, Kind::Leaf));
+                .all(|c| !c.optional && matches!(c.kind, Kind::Leaf))
+        {
+            Context::Toon
+        } else {
+            Context::Cell
+        };
         for (i, row) in rows.iter().enumerate() {
             out.push('\n');
             self.indent(out, row_depth);
@@ -422,9 +429,8 @@ impl Writer<'_, '_, '_> {
                 out.push_str(": ");
             }
             let mut first = true;
-            self.cells(out, &cols, Some(row), &mut first);
+            self.cells(out, &cols, Some(row), &mut first, context);
         }
-        self.toon_rows = outer;
     }
 
     fn fields(&mut self, out: &mut String, cols: &[Col<'_>]) {
@@ -457,9 +463,17 @@ impl Writer<'_, '_, '_> {
         }
     }
 
-    /// The cells of one row (or of one group in a row); `None` writes the
-    /// empty cells of an absent group.
-    fn cells(&mut self, out: &mut String, cols: &[Col<'_>], row: Option<&Map>, first: &mut bool) {
+    /// The cells of one row (or of one group in a row), a plain field's
+    /// primitive quoted as `context` says; `None` writes the empty cells of
+    /// an absent group.
+    fn cells(
+        &mut self,
+        out: &mut String,
+        cols: &[Col<'_>],
+        row: Option<&Map>,
+        first: &mut bool,
+        context: Context,
+    ) {
         let mut at = 0;
         for c in cols {
             let v = row.and_then(|m| lookup(m, c.key, &mut at));
@@ -468,7 +482,7 @@ impl Writer<'_, '_, '_> {
                 Kind::Leaf => {
                     self.sep(out, first);
                     if let Some(v) = v {
-                        self.cell(out, v);
+                        self.value_as(out, v, context);
                     }
                 }
                 Kind::List => {
@@ -492,14 +506,14 @@ impl Writer<'_, '_, '_> {
                     match v {
                         Some(v) if let Some(id) = self.refs.of(v) => {
                             // A named array: `*name`, the whole cell.
-                            self.use_ref(out, id, super::Context::Flow);
+                            self.use_ref(out, id, Context::Flow);
                         }
                         Some(Value::Array(items)) if items.is_empty() => out.push_str("[]"),
                         Some(Value::Array(items)) => {
                             for item in items {
                                 if let Some(id) = self.refs.of(item) {
                                     // A named object: `*name`.
-                                    self.use_ref(out, id, super::Context::Flow);
+                                    self.use_ref(out, id, Context::Flow);
                                 } else if let Value::Object(m) = item {
                                     self.record(out, sub, m);
                                 }
@@ -510,7 +524,7 @@ impl Writer<'_, '_, '_> {
                     }
                 }
                 Kind::Group(sub) => match v {
-                    Some(Value::Object(m)) => self.cells(out, sub, Some(m), first),
+                    Some(Value::Object(m)) => self.cells(out, sub, Some(m), first, context),
                     Some(_) => {
                         // Null (planning let no other value into a group).
                         self.sep(out, first);
@@ -521,7 +535,7 @@ impl Writer<'_, '_, '_> {
                             out.push(self.delimiter);
                         }
                     }
-                    None => self.cells(out, sub, None, first),
+                    None => self.cells(out, sub, None, first, context),
                 },
             }
         }
@@ -624,7 +638,7 @@ impl Writer<'_, '_, '_> {
         let text = self.render(|w, o| {
             for (i, row) in rows.iter().enumerate() {
                 let mut first = true;
-                w.cells(o, &cols, Some(row), &mut first);
+                w.cells(o, &cols, Some(row), &mut first, Context::Cell);
                 o.push('\n');
                 if (i + 1) % FLOOR_ROWS == 0
                     && let Some((floor, cost)) = &mut stop

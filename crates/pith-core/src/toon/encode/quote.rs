@@ -30,6 +30,26 @@ pub(crate) enum Quote {
     Escaped,
 }
 
+/// Which quoting rules are in force where a string stands
+/// ([`Quoting::quote_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rules {
+    /// TOON's, everywhere in a TOON document (and in the notation where a
+    /// string stands as TOON's would: a list item, a document's only
+    /// value, a TOON table's cell, a derived constant).
+    Toon,
+    /// The pith notation's cells and inline arrays: also bare where TOON
+    /// quotes only for colons, none first and each followed by a
+    /// character other than a space (`12:30`, `https://x.org`,
+    /// `sha256:ab`), since no key can start there (`docs/notation.md` §6).
+    Cell,
+    /// The notation's value after `key: `, which runs to the end of its
+    /// line: as [`Rules::Cell`], and bare whatever brackets, braces or
+    /// delimiters the string holds (`see [docs], or {id}`), but for a `[`
+    /// or `{` first, which would open a flow value (§6).
+    Field,
+}
+
 const QUOTE: u8 = 1;
 const ESCAPE: u8 = 2;
 const COLON: u8 = 4;
@@ -80,47 +100,27 @@ impl Quoting {
         }
     }
 
-    /// How a string value is written: bare, in quotes as it is, or in
-    /// quotes with escapes ([`write_quoted`]).
+    /// How a string value is written under TOON's rules: bare, in quotes
+    /// as it is, or in quotes with escapes ([`write_quoted`]).
     #[inline]
     pub(crate) fn quote(&self, s: &str) -> Quote {
-        let class = self.class(s.as_bytes());
-        self.quote_as(s, class, class & (QUOTE | STRUCT | COLON) == 0)
+        self.quote_by(s, Rules::Toon)
     }
 
-    /// [`Self::quote`] for the pith notation's cells, inline arrays and
-    /// `key: ` values, which also leaves bare a string quoted only for its
-    /// colons when it does not start with one and each is followed by a
-    /// character other than a space (`12:30`, `https://x.org`,
-    /// `sha256:ab`): there the notation's reader takes such a string as
-    /// text, since no key can start where it stands.
-    pub(crate) fn quote_notation(&self, s: &str) -> Quote {
-        let b = s.as_bytes();
-        let class = self.class(b);
-        let free = class & (QUOTE | STRUCT) == 0 && (class & COLON == 0 || colons_inside(b));
-        self.quote_as(s, class, free)
-    }
-
-    /// [`Self::quote_notation`] for a value after `key: `, which runs to
-    /// the end of its line: there the notation's reader takes a string
-    /// that does not start with `[` or `{` as text whatever brackets,
-    /// braces or delimiters it holds (`see [docs], or {id}`), so only
-    /// `"`, `\` and the control characters (which need escapes) and the
-    /// colon rule still call for quotes.
-    pub(crate) fn quote_field(&self, s: &str) -> Quote {
-        let b = s.as_bytes();
-        let class = self.class(b);
-        let free = class & QUOTE == 0
-            && (class & STRUCT == 0 || !matches!(b.first(), Some(b'[' | b'{')))
-            && (class & COLON == 0 || colons_inside(b));
-        self.quote_as(s, class, free)
-    }
-
-    /// Bare when no byte forces quotes (`free`) and `s` reads as itself
-    /// unquoted; otherwise quoted, with escapes where a byte of `class`
-    /// needs one.
+    /// How a string value is written where `rules` are in force: bare when
+    /// no byte forces quotes there and `s` reads as itself unquoted;
+    /// otherwise quoted, with escapes where a byte needs one.
     #[inline]
-    fn quote_as(&self, s: &str, class: u8, free: bool) -> Quote {
+    pub(crate) fn quote_by(&self, s: &str, rules: Rules) -> Quote {
+        let b = s.as_bytes();
+        let class = self.class(b);
+        let colons = || class & COLON == 0 || colons_inside(b);
+        let free = class & QUOTE == 0
+            && match rules {
+                Rules::Toon => class & (STRUCT | COLON) == 0,
+                Rules::Cell => class & STRUCT == 0 && colons(),
+                Rules::Field => !matches!(b.first(), Some(b'[' | b'{')) && colons(),
+            };
         if free && !self.reads_as_other(s) {
             Quote::Bare
         } else if class & ESCAPE == 0 {
@@ -414,7 +414,11 @@ mod tests {
     fn a_value_after_a_key_is_quoted_only_for_what_its_line_cannot_hold() {
         let field = |s: &str, delimiter: u8| {
             let q = Quoting::new(delimiter, Spec::V4);
-            (q.quote_field(s), q.quote_notation(s), q.quote(s))
+            (
+                q.quote_by(s, Rules::Field),
+                q.quote_by(s, Rules::Cell),
+                q.quote(s),
+            )
         };
         use Quote::{Bare, Escaped, Quoted};
         // Brackets, braces and the delimiter inside: bare after a key only.
