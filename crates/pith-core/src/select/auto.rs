@@ -37,6 +37,9 @@ pub(super) fn auto_with(
     large: usize,
 ) -> Result<Encoded> {
     let mut meter = Meter::new(opts.metric);
+    if let Some(survey) = lists_first(value, opts, toon4, large) {
+        return listed_auto(value, opts, toon4, &survey, &mut meter);
+    }
     let (toon, json_floor) = match toon_first(value, opts, toon4)? {
         First::Plain { toon, json_floor } => (toon, json_floor),
         First::Verbatim => {
@@ -66,6 +69,46 @@ pub(super) fn auto_with(
         Kept::Json(json) => json,
         Kept::Notation => doc,
     })
+}
+
+/// [`auto_with`] for a document whose plain TOON has list items, surveyed
+/// ([`lists_first`]): the notation is written and counted first, and plain
+/// TOON is written only if the survey's floor under its cost does not
+/// already exceed the notation's. The choice is the one [`auto_with`]
+/// makes with TOON written first: a notation document that is TOON's text
+/// under the marker (which TOON's text would have told, uncounted) costs
+/// more than TOON and is never kept, and TOON and JSON are weighed against
+/// the cheapest notation document as [`settle`] weighs them.
+fn listed_auto(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    survey: &bound::Survey,
+    meter: &mut Meter,
+) -> Result<Encoded> {
+    let json_floor = survey.json;
+    let Some((doc, cn)) = notation_best(value, opts, None, None, true, meter)? else {
+        let toon = toon_doc(value, toon4, Vec::new())?;
+        return Ok(toon_or_json(value, toon, json_floor, meter).0);
+    };
+    if survey.toon <= cn {
+        let toon = toon_doc(value, toon4, Vec::new())?;
+        return Ok(match settle(value, &toon, cn, json_floor, meter) {
+            Kept::Toon => toon,
+            Kept::Json(json) => json,
+            Kept::Notation => doc,
+        });
+    }
+    // TOON costs more than the notation, for certain: JSON is weighed as
+    // `settle` weighs it when TOON is over.
+    meter.last();
+    if json_floor <= cn {
+        let json = json_doc(value, Vec::new());
+        if meter.cost_unless_over(&json.text, cn).is_some() {
+            return Ok(json);
+        }
+    }
+    Ok(doc)
 }
 
 /// [`auto_with`] for a large document: plain TOON's text is let go; the
@@ -344,6 +387,72 @@ enum First {
     Verbatim,
 }
 
+/// Values a look for list items visits before it gives up.
+const LIST_LOOK: usize = 256;
+
+/// For an exact tokenizer, a document whose plain TOON has list items
+/// (found among the first [`LIST_LOOK`] values) is surveyed, and the
+/// survey returned, before TOON is written: its TOON text could not have told the floor under JSON's cost
+/// (see `text.rs`), and the survey's floor under TOON's own cost may rule
+/// TOON out once the notation is counted ([`listed_auto`]). `None`: TOON
+/// first, as for any other document — also when the survey finds a
+/// look-alike or a container near the depth limit (what TOON then writes,
+/// or refuses, is TOON's to say), or compact JSON of a quarter of `large`
+/// bytes or more (the large documents' way holds one text at a time).
+fn lists_first(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    large: usize,
+) -> Option<bound::Survey> {
+    let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
+    if !exact || toon4.indent == 0 || matches!(value, Value::Object(m) if is_wrapper(m)) {
+        return None;
+    }
+    let mut budget = LIST_LOOK;
+    if !has_list(value, &mut budget) {
+        return None;
+    }
+    let survey = bound::survey(value, Size::TokenFloors, opts.toon.max_depth);
+    if survey.look_alike || survey.deep || survey.bytes >= large / 4 {
+        return None;
+    }
+    Some(survey)
+}
+
+/// Whether TOON writes an array of `value` as a list (items neither all
+/// primitives nor all row-shaped objects, see [`bound::row_shaped`]),
+/// found before `budget` values are looked at.
+fn has_list(value: &Value, budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    match value {
+        Value::Object(m) => m.values().any(|v| has_list(v, budget)),
+        Value::Array(items) => {
+            let mut prims = false;
+            let mut rows = false;
+            for item in items {
+                if *budget == 0 {
+                    return false;
+                }
+                *budget -= 1;
+                match item {
+                    Value::Object(m) if bound::row_shaped(m, LIST_LOOK) => rows = true,
+                    Value::Object(_) | Value::Array(_) => return true,
+                    _ => prims = true,
+                }
+                if prims && rows {
+                    return true;
+                }
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
 /// Writes plain TOON and reads the floor under compact JSON's cost off
 /// its text (or, when the text cannot tell, off the value).
 fn toon_first(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<First> {
@@ -362,25 +471,23 @@ fn toon_first(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Fi
     } else {
         None
     };
-    let survey = match text_floors {
-        Some(floors) => bound::Survey {
-            look_alike: false,
-            json: if exact { floors.tokens } else { floors.bytes },
-        },
+    let (look_alike, json) = match text_floors {
+        Some(floors) => (false, if exact { floors.tokens } else { floors.bytes }),
         None => {
             let size = match opts.metric {
                 Metric::Tokens(kind) if kind.is_exact() => Size::TokenFloor,
                 _ => Size::Bytes,
             };
-            bound::survey(value, size, opts.toon.max_depth)
+            let survey = bound::survey(value, size, opts.toon.max_depth);
+            (survey.look_alike, survey.json)
         }
     };
-    if survey.look_alike {
+    if look_alike {
         return Ok(First::Verbatim);
     }
     let json_floor = match opts.metric {
-        Metric::Tokens(kind) if !kind.is_exact() => survey.json.div_ceil(4),
-        _ => survey.json,
+        Metric::Tokens(kind) if !kind.is_exact() => json.div_ceil(4),
+        _ => json,
     };
     Ok(First::Plain { toon, json_floor })
 }

@@ -31,6 +31,32 @@
 //! is never written: structural characters are fed as they would be
 //! written, keys and strings from their bytes, and each number and literal
 //! as a single digit or letter (fewer runs than its text has, never more).
+//!
+//! # What plain TOON costs, without writing it
+//!
+//! Asked for ([`Size::TokenFloors`]), the same pass also works out a floor
+//! under plain TOON's token count (spec 4.x, no key folding), so that
+//! `auto` can rule TOON out without writing it. It counts two things,
+//! which no piece shares:
+//!
+//! * the runs of letters and of digits above, in every primitive and in
+//!   every key TOON writes (a key of a row of a table is written once, in
+//!   the header, and not counted): TOON puts `: `, a delimiter, a line
+//!   break, a bracket or a quote between any two of them, none of them a
+//!   letter, digit or joiner, so each run ends and counts as it does
+//!   inside JSON's quotes; punctuation is not counted at all (TOON's
+//!   quotes, escapes and separators are not JSON's);
+//! * line breaks: a line break is in a piece of white space or
+//!   punctuation (no letter or digit piece holds one), and TOON writes no
+//!   blank line, so no piece holds two. TOON gives a line of its own to
+//!   every member of an object that is not a row of a table, to every row,
+//!   and to every item of a list that is not an object (an object item's
+//!   first member shares the item's line). An array whose items are all
+//!   objects of primitives (or of objects so made) may be a table: only
+//!   its items are counted, one line each (and their keys, and those of
+//!   their objects, which TOON may write as field groups in the header,
+//!   are not counted). The lines counted less one is a floor under the
+//!   breaks.
 
 use crate::table;
 use crate::{Map, Value};
@@ -44,6 +70,8 @@ pub(crate) enum Size {
     Bytes,
     /// A floor under its o200k_base and cl100k_base token count.
     TokenFloor,
+    /// [`Size::TokenFloor`], and the same floor under plain TOON's.
+    TokenFloors,
 }
 
 /// What one pass over a value finds.
@@ -53,6 +81,15 @@ pub(crate) struct Survey {
     pub look_alike: bool,
     /// The size asked for (meaningless when `look_alike`).
     pub json: usize,
+    /// With [`Size::TokenFloors`], a floor under plain TOON's token count
+    /// (0 otherwise, or when `look_alike`).
+    pub toon: usize,
+    /// With [`Size::TokenFloors`], the floor under compact JSON's bytes of
+    /// [`Size::Bytes`] (0 otherwise).
+    pub bytes: usize,
+    /// Whether some container lies within two levels of `max_depth`: the
+    /// writers may refuse the value (the survey does not say).
+    pub deep: bool,
 }
 
 /// Surveys `value`, not looking below `max_depth` levels (the writers
@@ -64,16 +101,29 @@ pub(crate) fn survey(value: &Value, size: Size, max_depth: usize) -> Survey {
         runs: Runs::default(),
         look_alike: false,
         max_depth,
+        toon: (size == Size::TokenFloors).then_some(ToonFloor { runs: 0, lines: 0 }),
+        deep: false,
     };
-    s.value(value, 0);
+    s.value(value, 0, false);
     s.runs.finish();
+    let toon = match &s.toon {
+        Some(t) if !s.look_alike => t.runs + t.lines.saturating_sub(1),
+        _ => 0,
+    };
     Survey {
         look_alike: s.look_alike,
         json: match size {
             Size::Skip => 0,
             Size::Bytes => s.bytes,
-            Size::TokenFloor => s.runs.total,
+            Size::TokenFloor | Size::TokenFloors => s.runs.total,
         },
+        toon,
+        bytes: if size == Size::TokenFloors {
+            s.bytes
+        } else {
+            0
+        },
+        deep: s.deep,
     }
 }
 
@@ -83,22 +133,63 @@ struct Surveyor {
     runs: Runs,
     look_alike: bool,
     max_depth: usize,
+    /// The floor under plain TOON's tokens, when asked for.
+    toon: Option<ToonFloor>,
+    deep: bool,
+}
+
+/// What the floor under plain TOON's tokens counts (see the module docs).
+///
+/// A string's runs of letters and digits are those JSON's floor counts
+/// inside its quotes: the quotes, like whatever TOON writes around it,
+/// are neither letters, digits nor joiners, so each run inside ends and
+/// counts alike. They are read off the JSON floor's count as it passes
+/// the string ([`Surveyor::string`]); a number or a literal is one run.
+struct ToonFloor {
+    /// Runs of letters and digits.
+    runs: usize,
+    /// Lines TOON is sure to write.
+    lines: usize,
 }
 
 impl Surveyor {
-    fn value(&mut self, v: &Value, level: usize) {
+    /// `v` at `level`; `row` says it is an item of an array that may be a
+    /// TOON table (see [`Surveyor::array`]).
+    fn value(&mut self, v: &Value, level: usize, row: bool) {
         match v {
-            Value::Object(m) => self.object(m, level),
+            Value::Object(m) => self.object(m, level, row),
             Value::Array(a) => self.array(a, level),
-            Value::String(s) => self.string(s),
-            Value::Number(_) => self.unit(1, Class::Digit),
-            Value::Bool(b) => self.unit(if *b { 4 } else { 5 }, Class::Letter),
-            Value::Null => self.unit(4, Class::Letter),
+            Value::String(s) => {
+                let runs = self.string(s);
+                if let Some(t) = &mut self.toon {
+                    t.runs += runs;
+                }
+            }
+            Value::Number(_) => self.primitive(1, Class::Digit),
+            Value::Bool(b) => self.primitive(if *b { 4 } else { 5 }, Class::Letter),
+            Value::Null => self.primitive(4, Class::Letter),
         }
     }
 
-    fn object(&mut self, m: &Map, level: usize) {
-        if level >= self.max_depth || self.look_alike {
+    fn primitive(&mut self, bytes: usize, class: Class) {
+        self.unit(bytes, class);
+        if let Some(t) = &mut self.toon {
+            t.runs += 1;
+        }
+    }
+
+    /// Whether a container at `level` is too deep to look into, noting one
+    /// near the limit.
+    #[inline]
+    fn stop(&mut self, level: usize) -> bool {
+        if level + 2 >= crate::depth_limit(self.max_depth) {
+            self.deep = true;
+        }
+        level >= self.max_depth || self.look_alike
+    }
+
+    fn object(&mut self, m: &Map, level: usize, row: bool) {
+        if self.stop(level) {
             return;
         }
         if table::is_columnar(m) || table::hoisted_pairs(m).next().is_some() {
@@ -110,37 +201,87 @@ impl Surveyor {
             if i > 0 {
                 self.punct(b',');
             }
-            self.string(k);
+            let runs = self.string(k);
+            if let Some(t) = &mut self.toon
+                && !row
+            {
+                // A member's line, and its key.
+                t.lines += 1;
+                t.runs += runs;
+            }
             self.punct(b':');
-            self.value(v, level + 1);
+            // Inside a row, an object is a field group: its keys are in
+            // the header too.
+            self.value(v, level + 1, row);
         }
         self.punct(b'}');
     }
 
     fn array(&mut self, a: &[Value], level: usize) {
-        if level >= self.max_depth || self.look_alike {
+        if self.stop(level) {
             return;
+        }
+        // TOON writes an array of primitives on its member's line, an array
+        // of row-shaped objects perhaps as a table (a line per row, the keys
+        // in the header), anything else as a list: a line per item but an
+        // object, whose members have their own.
+        let mut rows = false;
+        if let Some(t) = &mut self.toon {
+            if a.iter().all(Value::is_primitive) {
+            } else if a.iter().all(|item| {
+                matches!(item, Value::Object(m) if row_shaped(m, self.max_depth.saturating_sub(level)))
+            }) {
+                rows = true;
+                t.lines += a.len();
+            } else {
+                t.lines += a.iter().filter(|item| !item.is_object()).count();
+            }
         }
         self.punct(b'[');
         for (i, v) in a.iter().enumerate() {
             if i > 0 {
                 self.punct(b',');
             }
-            self.value(v, level + 1);
+            self.value(v, level + 1, rows);
         }
         self.punct(b']');
     }
 
-    fn string(&mut self, s: &str) {
+    /// A string, quoted; returns the runs of letters and digits inside
+    /// the quotes (0 unless [`Size::TokenFloors`]).
+    fn string(&mut self, s: &str) -> usize {
         match self.size {
-            Size::Skip => {}
-            Size::Bytes => self.bytes += s.len() + 2,
+            Size::Skip => 0,
+            Size::Bytes => {
+                self.bytes += s.len() + 2;
+                0
+            }
             Size::TokenFloor => {
-                self.runs.push(Class::Punct);
-                self.runs.push_bytes(s.as_bytes());
-                self.runs.push(Class::Punct);
+                self.string_runs(s);
+                0
+            }
+            Size::TokenFloors => {
+                self.bytes += s.len() + 2;
+                // JSON puts punctuation before every string, so the runs
+                // before it have ended; the closing quote ends its last.
+                let before = self.runs.alnum;
+                self.string_runs(s);
+                self.runs.alnum - before
             }
         }
+    }
+
+    fn string_runs(&mut self, s: &str) {
+        self.runs.push(Class::Punct);
+        let b = s.as_bytes();
+        if !b.is_empty() && b.iter().all(u8::is_ascii_alphabetic) {
+            // One run of letters, which counts once whatever its length
+            // (most keys, and many words): told without a pass per byte.
+            self.runs.push(Class::Letter);
+        } else {
+            self.runs.push_bytes(b);
+        }
+        self.runs.push(Class::Punct);
     }
 
     /// A structural character: a brace, bracket, comma or colon.
@@ -156,9 +297,23 @@ impl Surveyor {
         match self.size {
             Size::Bytes => self.bytes += bytes,
             Size::TokenFloor => self.runs.push(class),
+            Size::TokenFloors => {
+                self.bytes += bytes;
+                self.runs.push(class);
+            }
             Size::Skip => {}
         }
     }
+}
+
+/// Whether TOON may write `m` as a row of a table: its values primitives,
+/// or objects so shaped (field groups). Objects more than `levels` deep
+/// are taken to be so shaped, unread.
+pub(crate) fn row_shaped(m: &Map, levels: usize) -> bool {
+    m.values().all(|v| match v {
+        Value::Object(o) => levels == 0 || row_shaped(o, levels - 1),
+        v => v.is_primitive(),
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,6 +351,8 @@ struct Runs {
     /// Whether the character before the current run is a joiner.
     after_joiner: bool,
     total: usize,
+    /// The part of `total` that runs of letters and digits make.
+    alnum: usize,
 }
 
 impl Default for Runs {
@@ -205,6 +362,7 @@ impl Default for Runs {
             len: 0,
             after_joiner: false,
             total: 0,
+            alnum: 0,
         }
     }
 }
@@ -239,12 +397,17 @@ impl Runs {
         if self.after_joiner || next == Class::Joiner {
             return;
         }
-        self.total += match self.class {
+        let n = match self.class {
             Class::Letter => 1,
             Class::Digit => self.len.div_ceil(3),
-            Class::Punct => usize::from(self.len >= 2 || next != Class::Letter),
-            Class::Space | Class::Joiner => 0,
+            Class::Punct => {
+                self.total += usize::from(self.len >= 2 || next != Class::Letter);
+                return;
+            }
+            Class::Space | Class::Joiner => return,
         };
+        self.total += n;
+        self.alnum += n;
     }
 
     fn finish(&mut self) {
@@ -301,6 +464,70 @@ mod tests {
             floor(row),
             o200k.count(row)
         );
+    }
+
+    /// The floor under plain TOON's tokens, against both tokenizers' counts
+    /// of TOON's text in each delimiter and indentation.
+    fn toon_floor(text: &str) -> usize {
+        let v = crate::json::parse(text).unwrap();
+        let floor = survey(&v, Size::TokenFloors, 256).toon;
+        for delimiter in [
+            crate::toon::Delimiter::Comma,
+            crate::toon::Delimiter::Tab,
+            crate::toon::Delimiter::Pipe,
+        ] {
+            for indent in [1, 2, 4] {
+                let opts = crate::toon::EncodeOptions {
+                    indent,
+                    delimiter,
+                    ..Default::default()
+                };
+                let toon = crate::toon::encode(&v, &opts).unwrap();
+                for kind in [
+                    crate::tokens::TokenizerKind::O200k,
+                    crate::tokens::TokenizerKind::Cl100k,
+                ] {
+                    let n = crate::tokens::Tokenizer::get(kind).count(&toon);
+                    assert!(floor <= n, "{text}: {floor} > {n} ({kind:?})\n{toon}");
+                }
+            }
+        }
+        floor
+    }
+
+    #[test]
+    fn toon_floors_stay_under_the_truth() {
+        for text in [
+            r#"{"items":[{"id":1,"title":"Nean mi","score":0.722,"owner":{"id":4081,"login":"timi","verified":true},"tags":["alpha","io"]}]}"#,
+            r#"[{"a":1},{"b":2},{"a":"x","c":[1,2]},[],{},"s",3,[[1],[{"k":"v"}]]]"#,
+            r#"{"a":{"b":{"c":{}}},"d":[],"e":[{}],"f":[{},{}],"g":[1,{"h":null}]}"#,
+            r#"{"rows":[{"a":1,"b":"x y"},{"a":2,"b":"z"}],"more":[{"a":1},{"b":2}]}"#,
+            r#"{"s":"line one\nline two","q":"say \"hi\"","p":"don't","u":"café au lait","n":"12345678"}"#,
+            r#"{"k":"a,b","l":",","m":"-","o":-1.5e-7,"big":1e22,"p":[true,false,null],"":"","- x":"[1]"}"#,
+            r#"{"nested":[[[]],[[1,2],[3]],[{"a":[{"b":1}]}]]}"#,
+            r#""a  b  ,, c""#,
+            "[]",
+            "{}",
+            "12345678",
+        ] {
+            toon_floor(text);
+        }
+        // Near the truth where TOON writes lists: every member's line.
+        let item = r#"{"items":[{"id":1,"title":"Nean mi","score":0.722,"owner":{"id":4081,"login":"timi","verified":true},"tags":["alpha","io","alpha","net"]},{"id":2,"title":"Orsabati anor","score":0.474,"owner":{"id":3057,"login":"umumum","verified":true},"tags":["gamma","api"]}]}"#;
+        let v = crate::json::parse(item).unwrap();
+        let toon = crate::toon::encode(&v, &Default::default()).unwrap();
+        let n = crate::tokens::Tokenizer::get(crate::tokens::TokenizerKind::O200k).count(&toon);
+        let floor = toon_floor(item);
+        assert!(floor * 9 >= n * 4, "{floor} vs {n}");
+        // Lines, the keys of lists' objects and of plain members counted;
+        // a table's keys are not (they are in its header once).
+        assert_eq!(toon_floor(r#"{"a":1,"b":2}"#), 5);
+        assert_eq!(toon_floor(r#"{"t":[{"a":1},{"a":2}]}"#), 5);
+        assert_eq!(
+            toon_floor(r#"{"t":[{"a":1,"g":{"x":2}},{"a":3,"g":{"x":4}}]}"#),
+            7
+        );
+        assert_eq!(toon_floor(r#"{"l":[{"a":[1]},{"a":[2]}]}"#), 7);
     }
 
     #[test]

@@ -430,6 +430,16 @@ proptest! {
         let delimiter = [crate::toon::Delimiter::Comma, crate::toon::Delimiter::Tab, crate::toon::Delimiter::Pipe][d];
         let opts = EncodeOptions { indent, delimiter, ..EncodeOptions::default() };
         let toon = crate::toon::encode(&v, &opts).expect("encodes");
+        // Both floors at once, under JSON's and plain TOON's counts.
+        let both = bound::survey(&v, Size::TokenFloors, 256);
+        prop_assert_eq!(both.look_alike, s.look_alike);
+        if !both.look_alike {
+            prop_assert_eq!(both.json, s.json);
+            let b = bound::survey(&v, Size::Bytes, 256);
+            prop_assert_eq!(both.bytes, b.json);
+            let (to, tc) = (Tokenizer::get(TokenizerKind::O200k).count(&toon), Tokenizer::get(TokenizerKind::Cl100k).count(&toon));
+            prop_assert!(both.toon <= to && both.toon <= tc, "TOON floor {} > {to}/{tc}: {json}\n{toon}", both.toon);
+        }
         if let Some(f) = text::survey_text(&toon, indent, delimiter.as_byte(), true) {
             prop_assert!(!s.look_alike, "{toon}");
             prop_assert!(f.tokens <= o && f.tokens <= c, "text floor {} > {o}/{c}: {json}\n{toon}", f.tokens);
@@ -833,4 +843,51 @@ fn a_variant_taken_from_marks_replaced_is_the_one_written() {
         taken * 5 >= cases,
         "only {taken} of {cases} cases took the text"
     );
+}
+
+/// A document whose TOON writes its records as list items (each has a
+/// nested object and an array): its survey's floor under TOON's tokens is
+/// over the notation's count, so `auto` never writes TOON, and chooses
+/// what exact costs of every candidate choose.
+#[test]
+fn a_listed_document_is_chosen_without_its_toon_as_with_it() {
+    let items: Vec<Value> = (0..40u32)
+        .map(|i| {
+            let mut owner = Map::new();
+            owner.insert("id", Value::from(4000 + i * 7));
+            owner.insert("login", Value::from(format!("user{}", i % 9)));
+            owner.insert("verified", Value::from(i % 3 == 0));
+            let mut m = Map::new();
+            m.insert("id", Value::from(i));
+            m.insert("title", Value::from(format!("Item number {i}")));
+            m.insert("owner", Value::Object(owner));
+            let tags = ["alpha", "io", "net", "ml"][..(i as usize % 4) + 1]
+                .iter()
+                .map(|t| Value::from(*t))
+                .collect();
+            m.insert("tags", Value::Array(tags));
+            Value::Object(m)
+        })
+        .collect();
+    let v = Value::Object([("items", Value::Array(items))].into_iter().collect());
+    for kind in [TokenizerKind::O200k, TokenizerKind::Cl100k] {
+        let opts = Options {
+            metric: Metric::Tokens(kind),
+            ..Options::default()
+        };
+        let survey = bound::survey(&v, Size::TokenFloors, opts.toon.max_depth);
+        let toon = crate::toon::encode(&v, &toon4(&opts.toon)).unwrap();
+        let (notation, _) =
+            notation_best(&v, &opts, None, None, false, &mut Meter::new(opts.metric))
+                .unwrap()
+                .expect("a notation document");
+        let cost = |t: &str| Meter::plain(opts.metric).cost(t);
+        let (cn, ct) = (cost(&notation.text), cost(&toon));
+        // TOON is ruled out by its floor, and the floor is under its count.
+        assert!(survey.toon > cn, "{kind:?}: floor {} <= {cn}", survey.toon);
+        assert!(survey.toon <= ct, "{kind:?}: floor {} > {ct}", survey.toon);
+        let got = encode(&v, &opts).unwrap();
+        assert_eq!(got.text, reference_auto(&v, &opts).text);
+        assert_eq!(got.text, notation.text);
+    }
 }
