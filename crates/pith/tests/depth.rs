@@ -119,3 +119,36 @@ fn values_of_any_depth_drop_without_recursion() {
     assert_eq!(v.depth(), 200_000);
     assert_eq!(pith::json::stringify(&v), deep);
 }
+
+#[test]
+fn values_far_deeper_than_the_cap_are_refused_by_every_form_without_a_walk() {
+    // On the test harness's own thread: a value built in code may nest
+    // deeper than any text the readers accept, and no form may walk it by
+    // recursion before refusing it (the notation's search for references
+    // did, and overflowed the stack).
+    for v in [nested_objects(300_000), nested_arrays(300_000)] {
+        for form in Form::ALL {
+            for floor in 2..=5 {
+                let opts = Options::default().form(form).min_readability(floor);
+                match select::encode(&v, &opts) {
+                    Ok(out) => assert!(
+                        matches!(form, Form::Json | Form::Table),
+                        "{form}: {}",
+                        out.describe()
+                    ),
+                    Err(e) => assert_eq!(e.kind(), ErrorKind::DepthLimit, "{form}: {e}"),
+                }
+            }
+        }
+        let n = pith::notation::Options::for_readability(3, true);
+        let e = pith::notation::encode(&v, &n).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
+        let e = select::measure(
+            &v,
+            pith::tokens::TokenizerKind::O200k,
+            &EncodeOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
+    }
+}

@@ -109,6 +109,8 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Notation> {
 pub(crate) struct Shared<'a> {
     value: &'a Value,
     depth_checked: bool,
+    /// The value's depth, once asked for.
+    depth: Option<usize>,
     refs: Option<(crate::tokens::TokenizerKind, Refs<'a>)>,
     /// About how long a document will be (the text is allocated once).
     pub(crate) size_hint: usize,
@@ -168,6 +170,7 @@ impl<'a> Shared<'a> {
         Shared {
             value,
             depth_checked,
+            depth: None,
             refs: None,
             size_hint: 0,
             probe_derived: false,
@@ -189,6 +192,12 @@ impl<'a> Shared<'a> {
         self.plain.iter().any(|p| p.answers(opts))
     }
 
+    /// The value's depth ([`Value::depth`], worked out once).
+    fn depth(&mut self) -> usize {
+        let value = self.value;
+        *self.depth.get_or_insert_with(|| value.depth())
+    }
+
     fn refs(&mut self, tokenizer: crate::tokens::TokenizerKind) -> &Refs<'a> {
         let value = self.value;
         if self
@@ -196,7 +205,15 @@ impl<'a> Shared<'a> {
             .as_ref()
             .is_none_or(|(kind, _)| *kind != tokenizer)
         {
-            self.refs = Some((tokenizer, Refs::find(value, Tokenizer::get(tokenizer))));
+            // The walk that finds references recurses once per level: a
+            // value deeper than any writer's limit has none (each variant
+            // is then refused for its depth, never walked).
+            let refs = if self.depth_checked || self.depth() <= crate::MAX_DEPTH_LIMIT {
+                Refs::find(value, Tokenizer::get(tokenizer))
+            } else {
+                Refs::none()
+            };
+            self.refs = Some((tokenizer, refs));
         }
         &self.refs.get_or_insert_with(|| (tokenizer, Refs::none())).1
     }
@@ -232,7 +249,7 @@ pub(crate) fn encode_shared(
         ));
     }
     let max_depth = crate::depth_limit(opts.max_depth);
-    if !shared.depth_checked && value.depth() > max_depth {
+    if !shared.depth_checked && shared.depth() > max_depth {
         return Err(Error::at_path(
             ErrorKind::DepthLimit,
             "$",
