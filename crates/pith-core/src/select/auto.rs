@@ -87,7 +87,9 @@ fn listed_auto(
     meter: &mut Meter,
 ) -> Result<Encoded> {
     let json_floor = survey.json;
-    let Some((doc, cn)) = notation_best(value, opts, None, None, true, meter)? else {
+    // Compact JSON's bytes, about what a notation document takes at most.
+    let len = survey.bytes;
+    let Some((doc, cn)) = notation_sized(value, opts, None, None, len, true, meter)? else {
         let toon = toon_doc(value, toon4, Vec::new())?;
         return Ok(toon_or_json(value, toon, json_floor, meter).0);
     };
@@ -203,7 +205,21 @@ pub(super) fn notation_best(
     depth_checked: bool,
     meter: &mut Meter,
 ) -> Result<Option<(Encoded, usize)>> {
-    let len = rival_text.map_or(0, str::len);
+    notation_sized(value, opts, rival, rival_text, 0, depth_checked, meter)
+}
+
+/// [`notation_best`], its documents reserved about `len` bytes when there
+/// is no rival text to tell their size (0: not known).
+fn notation_sized(
+    value: &Value,
+    opts: &Options,
+    rival: Option<(usize, usize)>,
+    rival_text: Option<&str>,
+    len: usize,
+    depth_checked: bool,
+    meter: &mut Meter,
+) -> Result<Option<(Encoded, usize)>> {
+    let len = rival_text.map_or(len, str::len);
     let mut shared = shared_for(value, opts, len, depth_checked);
     // A variant without references may be the one with them, its marks
     // replaced: kept rather than written again (not for a large document,

@@ -95,46 +95,58 @@ pub(crate) struct Survey {
 /// Surveys `value`, not looking below `max_depth` levels (the writers
 /// refuse such values themselves); stops at the first look-alike.
 pub(crate) fn survey(value: &Value, size: Size, max_depth: usize) -> Survey {
-    let mut s = Surveyor {
-        size,
+    match size {
+        Size::Skip => survey_as::<SKIP>(value, max_depth),
+        Size::Bytes => survey_as::<BYTES>(value, max_depth),
+        Size::TokenFloor => survey_as::<TOKENS>(value, max_depth),
+        Size::TokenFloors => survey_as::<BOTH>(value, max_depth),
+    }
+}
+
+/// The sizes as [`Surveyor`]'s parameter, so that each survey's code
+/// holds only the work its size asks for.
+const SKIP: u8 = 0;
+const BYTES: u8 = 1;
+const TOKENS: u8 = 2;
+const BOTH: u8 = 3;
+
+fn survey_as<const SIZE: u8>(value: &Value, max_depth: usize) -> Survey {
+    let mut s = Surveyor::<SIZE> {
         bytes: 0,
         runs: Runs::default(),
         look_alike: false,
         max_depth,
-        toon: (size == Size::TokenFloors).then_some(ToonFloor { runs: 0, lines: 0 }),
+        toon: ToonFloor { runs: 0, lines: 0 },
         deep: false,
     };
     s.value(value, 0, false);
     s.runs.finish();
-    let toon = match &s.toon {
-        Some(t) if !s.look_alike => t.runs + t.lines.saturating_sub(1),
-        _ => 0,
-    };
+    let both = SIZE == BOTH && !s.look_alike;
     Survey {
         look_alike: s.look_alike,
-        json: match size {
-            Size::Skip => 0,
-            Size::Bytes => s.bytes,
-            Size::TokenFloor | Size::TokenFloors => s.runs.total,
+        json: match SIZE {
+            BYTES => s.bytes,
+            TOKENS | BOTH => s.runs.total,
+            _ => 0,
         },
-        toon,
-        bytes: if size == Size::TokenFloors {
-            s.bytes
+        toon: if both {
+            s.toon.runs + s.toon.lines.saturating_sub(1)
         } else {
             0
         },
+        bytes: if SIZE == BOTH { s.bytes } else { 0 },
         deep: s.deep,
     }
 }
 
-struct Surveyor {
-    size: Size,
+/// One pass over a value, for the size `SIZE` (see [`survey_as`]).
+struct Surveyor<const SIZE: u8> {
     bytes: usize,
     runs: Runs,
     look_alike: bool,
     max_depth: usize,
-    /// The floor under plain TOON's tokens, when asked for.
-    toon: Option<ToonFloor>,
+    /// The floor under plain TOON's tokens (kept with `SIZE` [`BOTH`]).
+    toon: ToonFloor,
     deep: bool,
 }
 
@@ -152,7 +164,7 @@ struct ToonFloor {
     lines: usize,
 }
 
-impl Surveyor {
+impl<const SIZE: u8> Surveyor<SIZE> {
     /// `v` at `level`; `row` says it is an item of an array that may be a
     /// TOON table (see [`Surveyor::array`]).
     fn value(&mut self, v: &Value, level: usize, row: bool) {
@@ -161,9 +173,7 @@ impl Surveyor {
             Value::Array(a) => self.array(a, level),
             Value::String(s) => {
                 let runs = self.string(s);
-                if let Some(t) = &mut self.toon {
-                    t.runs += runs;
-                }
+                self.toon.runs += runs;
             }
             Value::Number(_) => self.primitive(1, Class::Digit),
             Value::Bool(b) => self.primitive(if *b { 4 } else { 5 }, Class::Letter),
@@ -173,8 +183,8 @@ impl Surveyor {
 
     fn primitive(&mut self, bytes: usize, class: Class) {
         self.unit(bytes, class);
-        if let Some(t) = &mut self.toon {
-            t.runs += 1;
+        if SIZE == BOTH {
+            self.toon.runs += 1;
         }
     }
 
@@ -202,12 +212,10 @@ impl Surveyor {
                 self.punct(b',');
             }
             let runs = self.string(k);
-            if let Some(t) = &mut self.toon
-                && !row
-            {
+            if SIZE == BOTH && !row {
                 // A member's line, and its key.
-                t.lines += 1;
-                t.runs += runs;
+                self.toon.lines += 1;
+                self.toon.runs += runs;
             }
             self.punct(b':');
             // Inside a row, an object is a field group: its keys are in
@@ -226,7 +234,8 @@ impl Surveyor {
         // in the header), anything else as a list: a line per item but an
         // object, whose members have their own.
         let mut rows = false;
-        if let Some(t) = &mut self.toon {
+        if SIZE == BOTH {
+            let t = &mut self.toon;
             if a.iter().all(Value::is_primitive) {
             } else if a.iter().all(|item| {
                 matches!(item, Value::Object(m) if row_shaped(m, self.max_depth.saturating_sub(level)))
@@ -250,17 +259,16 @@ impl Surveyor {
     /// A string, quoted; returns the runs of letters and digits inside
     /// the quotes (0 unless [`Size::TokenFloors`]).
     fn string(&mut self, s: &str) -> usize {
-        match self.size {
-            Size::Skip => 0,
-            Size::Bytes => {
+        match SIZE {
+            BYTES => {
                 self.bytes += s.len() + 2;
                 0
             }
-            Size::TokenFloor => {
+            TOKENS => {
                 self.string_runs(s);
                 0
             }
-            Size::TokenFloors => {
+            BOTH => {
                 self.bytes += s.len() + 2;
                 // JSON puts punctuation before every string, so the runs
                 // before it have ended; the closing quote ends its last.
@@ -268,6 +276,7 @@ impl Surveyor {
                 self.string_runs(s);
                 self.runs.alnum - before
             }
+            _ => 0,
         }
     }
 
@@ -294,14 +303,11 @@ impl Surveyor {
     /// one character of class `class`.
     #[inline]
     fn unit(&mut self, bytes: usize, class: Class) {
-        match self.size {
-            Size::Bytes => self.bytes += bytes,
-            Size::TokenFloor => self.runs.push(class),
-            Size::TokenFloors => {
-                self.bytes += bytes;
-                self.runs.push(class);
-            }
-            Size::Skip => {}
+        if SIZE == BYTES || SIZE == BOTH {
+            self.bytes += bytes;
+        }
+        if SIZE == TOKENS || SIZE == BOTH {
+            self.runs.push(class);
         }
     }
 }
