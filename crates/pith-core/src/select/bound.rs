@@ -55,8 +55,10 @@
 //!   objects of primitives (or of objects so made) may be a table: only
 //!   its items are counted, one line each (and their keys, and those of
 //!   their objects, which TOON may write as field groups in the header,
-//!   are not counted). The lines counted less one is a floor under the
-//!   breaks.
+//!   are not counted); so may an object whose members, two or more, are
+//!   all such objects and none empty (a keyed table): a line and a key
+//!   per member, the members' own keys not counted. The lines counted less one is a floor under
+//!   the breaks.
 
 use crate::table;
 use crate::{Map, Value};
@@ -206,6 +208,16 @@ impl<const SIZE: u8> Surveyor<SIZE> {
             self.look_alike = true;
             return;
         }
+        // An object of at least two row-shaped objects, none empty, may be
+        // a keyed table: a line per member, the members' own keys in the
+        // header.
+        let keyed = SIZE == BOTH
+            && !row
+            && m.len() >= 2
+            && m.values().all(|v| {
+                matches!(v, Value::Object(o)
+                    if !o.is_empty() && row_shaped(o, self.max_depth.saturating_sub(level)))
+            });
         self.punct(b'{');
         for (i, (k, v)) in m.iter().enumerate() {
             if i > 0 {
@@ -220,7 +232,7 @@ impl<const SIZE: u8> Surveyor<SIZE> {
             self.punct(b':');
             // Inside a row, an object is a field group: its keys are in
             // the header too.
-            self.value(v, level + 1, row);
+            self.value(v, level + 1, row || keyed);
         }
         self.punct(b'}');
     }
@@ -511,6 +523,8 @@ mod tests {
             r#"{"s":"line one\nline two","q":"say \"hi\"","p":"don't","u":"café au lait","n":"12345678"}"#,
             r#"{"k":"a,b","l":",","m":"-","o":-1.5e-7,"big":1e22,"p":[true,false,null],"":"","- x":"[1]"}"#,
             r#"{"nested":[[[]],[[1,2],[3]],[{"a":[{"b":1}]}]]}"#,
+            r#"{"k":{"a":{"x":1,"g":{"y":"z"}},"b":{"x":2,"g":{"y":"w"}}},"e":{"a":{},"b":{}}}"#,
+            r#"[{"a":{"p":1},"b":{"p":2}},{"c":{"q":[1]},"d":{"q":[2]}}]"#,
             r#""a  b  ,, c""#,
             "[]",
             "{}",
@@ -534,6 +548,21 @@ mod tests {
             7
         );
         assert_eq!(toon_floor(r#"{"l":[{"a":[1]},{"a":[2]}]}"#), 7);
+        // A keyed table (`m[2:]{a,b}:` and a row per member): the members'
+        // keys are in its rows, their members' keys in its header.
+        assert_eq!(
+            toon_floor(r#"{"m":{"x":{"a":1,"b":2},"y":{"a":3,"b":4}}}"#),
+            9
+        );
+        // Paginators as AWS describes them: twenty rows of four cells.
+        let rows: Vec<String> = (0..20)
+            .map(|i| {
+                format!(
+                    r#""List{i}":{{"input_token":"NextToken","limit_key":"MaxResults","output_token":"NextToken","result_key":"Items"}}"#
+                )
+            })
+            .collect();
+        toon_floor(&format!(r#"{{"pagination":{{{}}}}}"#, rows.join(",")));
     }
 
     #[test]
