@@ -35,6 +35,21 @@ fn with_stack(f: impl FnOnce() + Send + 'static) {
         .unwrap();
 }
 
+/// `v` in the form of `opts`: refused for its depth, unless the form is
+/// JSON, which is written without recursion at any depth (columnar tables
+/// only down to the cap).
+fn refused_but_as_json(v: &Value, opts: Options) {
+    let form = opts.form;
+    match select::encode(v, &opts) {
+        Ok(out) => assert!(
+            matches!(form, Form::Json | Form::Table),
+            "{form}: {}",
+            out.describe()
+        ),
+        Err(e) => assert_eq!(e.kind(), ErrorKind::DepthLimit, "{form}: {e}"),
+    }
+}
+
 #[test]
 fn a_raised_limit_stops_at_what_the_stack_holds() {
     with_stack(|| {
@@ -45,17 +60,7 @@ fn a_raised_limit_stops_at_what_the_stack_holds() {
             let e = pith::toon::encode(&v, &encode).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
             for form in Form::ALL {
-                let opts = Options::default().form(form).toon(encode.clone());
-                match select::encode(&v, &opts) {
-                    // JSON is written without recursion, at any depth
-                    // (columnar tables only down to the cap).
-                    Ok(out) => assert!(
-                        matches!(form, Form::Json | Form::Table),
-                        "{form}: {}",
-                        out.describe()
-                    ),
-                    Err(e) => assert_eq!(e.kind(), ErrorKind::DepthLimit, "{form}: {e}"),
-                }
+                refused_but_as_json(&v, Options::default().form(form).toon(encode.clone()));
             }
             // Text nested 10,000 deep, TOON and JSON.
             let json = pith::json::stringify(&v);
@@ -129,15 +134,7 @@ fn values_far_deeper_than_the_cap_are_refused_by_every_form_without_a_walk() {
     for v in [nested_objects(300_000), nested_arrays(300_000)] {
         for form in Form::ALL {
             for floor in 2..=5 {
-                let opts = Options::default().form(form).min_readability(floor);
-                match select::encode(&v, &opts) {
-                    Ok(out) => assert!(
-                        matches!(form, Form::Json | Form::Table),
-                        "{form}: {}",
-                        out.describe()
-                    ),
-                    Err(e) => assert_eq!(e.kind(), ErrorKind::DepthLimit, "{form}: {e}"),
-                }
+                refused_but_as_json(&v, Options::default().form(form).min_readability(floor));
             }
         }
         let n = pith::notation::Options::for_readability(3, true);

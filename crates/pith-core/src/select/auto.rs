@@ -64,11 +64,13 @@ pub(super) fn auto_with(
     else {
         return Ok(toon_or_json(value, toon, json_floor, &mut meter).0);
     };
-    Ok(match settle(value, &toon, cn, json_floor, &mut meter) {
-        Kept::Toon => toon,
-        Kept::Json(json) => json,
-        Kept::Notation => doc,
-    })
+    Ok(
+        match settle(value, Some(&toon), cn, json_floor, &mut meter) {
+            Kept::Toon => toon,
+            Kept::Json(json) => json,
+            Kept::Notation => doc,
+        },
+    )
 }
 
 /// [`auto_with`] for a document whose plain TOON has list items, surveyed
@@ -93,24 +95,19 @@ fn listed_auto(
         let toon = toon_doc(value, toon4, Vec::new())?;
         return Ok(toon_or_json(value, toon, json_floor, meter).0);
     };
-    if survey.toon <= cn {
-        let toon = toon_doc(value, toon4, Vec::new())?;
-        return Ok(match settle(value, &toon, cn, json_floor, meter) {
-            Kept::Toon => toon,
-            Kept::Json(json) => json,
-            Kept::Notation => doc,
-        });
-    }
-    // TOON costs more than the notation, for certain: JSON is weighed as
-    // `settle` weighs it when TOON is over.
-    meter.last();
-    if json_floor <= cn {
-        let json = json_doc(value, Vec::new());
-        if meter.cost_unless_over(&json.text, cn).is_some() {
-            return Ok(json);
-        }
-    }
-    Ok(doc)
+    // TOON is written only if its floor leaves it a chance.
+    let toon = match survey.toon <= cn {
+        true => Some(toon_doc(value, toon4, Vec::new())?),
+        false => None,
+    };
+    Ok(
+        match (settle(value, toon.as_ref(), cn, json_floor, meter), toon) {
+            (Kept::Json(json), _) => json,
+            (Kept::Toon, Some(toon)) => toon,
+            // `settle` keeps TOON only when it was written.
+            (Kept::Toon | Kept::Notation, _) => doc,
+        },
+    )
 }
 
 /// [`auto_with`] for a large document: plain TOON's text is let go; the
@@ -137,7 +134,7 @@ fn large_auto(
     };
     drop(doc);
     let toon = toon_doc(value, toon4, Vec::new())?;
-    match settle(value, &toon, cn, json_floor, meter) {
+    match settle(value, Some(&toon), cn, json_floor, meter) {
         Kept::Toon => Ok(toon),
         Kept::Json(json) => Ok(json),
         Kept::Notation => {
@@ -157,18 +154,23 @@ enum Kept {
 /// Plain TOON, compact JSON or the notation's cheapest document (of cost
 /// `cn`): the notation wins only on fewer tokens than both, and JSON wins
 /// ties. TOON and JSON are counted only as far as that question needs, and
-/// JSON is not written when its floor already rules it out.
-fn settle(value: &Value, toon: &Encoded, cn: usize, json_floor: usize, meter: &mut Meter) -> Kept {
+/// JSON is not written when its floor already rules it out. `toon` is
+/// `None` when TOON is known to cost more than `cn` (it is not written).
+fn settle(
+    value: &Value,
+    toon: Option<&Encoded>,
+    cn: usize,
+    json_floor: usize,
+    meter: &mut Meter,
+) -> Kept {
     meter.last();
-    let tc = meter.cost_unless_over(&toon.text, cn);
+    let tc = toon.and_then(|t| Some((meter.cost_unless_over(&t.text, cn)?, t.text.len())));
     // What JSON must cost at most to be chosen.
-    let bar = tc.unwrap_or(cn);
+    let bar = tc.map_or(cn, |(c, _)| c);
     if json_floor <= bar {
         let json = json_doc(value, Vec::new());
         match (tc, meter.cost_unless_over(&json.text, bar)) {
-            (Some(tc), Some(jc)) if (jc, json.text.len()) <= (tc, toon.text.len()) => {
-                return Kept::Json(json);
-            }
+            (Some(tc), Some(jc)) if (jc, json.text.len()) <= tc => return Kept::Json(json),
             (None, Some(_)) => return Kept::Json(json),
             _ => {}
         }
@@ -436,9 +438,9 @@ fn lists_first(
     Some(survey)
 }
 
-/// Whether TOON writes an array of `value` as a list (items neither all
-/// primitives nor all row-shaped objects, see [`bound::row_shaped`]),
-/// found before `budget` values are looked at.
+/// Whether TOON writes an array of `value` as a list ([`bound::Layout`]),
+/// found before `budget` values are looked at: a list's items looked at
+/// so far already tell it (neither all primitives nor all row-shaped).
 fn has_list(value: &Value, budget: &mut usize) -> bool {
     if *budget == 0 {
         return false;
@@ -447,23 +449,9 @@ fn has_list(value: &Value, budget: &mut usize) -> bool {
     match value {
         Value::Object(m) => m.values().any(|v| has_list(v, budget)),
         Value::Array(items) => {
-            let mut prims = false;
-            let mut rows = false;
-            for item in items {
-                if *budget == 0 {
-                    return false;
-                }
-                *budget -= 1;
-                match item {
-                    Value::Object(m) if bound::row_shaped(m, LIST_LOOK) => rows = true,
-                    Value::Object(_) | Value::Array(_) => return true,
-                    _ => prims = true,
-                }
-                if prims && rows {
-                    return true;
-                }
-            }
-            false
+            let seen = &items[..items.len().min(*budget)];
+            *budget -= seen.len();
+            bound::layout(seen, LIST_LOOK) == bound::Layout::List
         }
         _ => false,
     }

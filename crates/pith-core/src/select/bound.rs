@@ -211,13 +211,12 @@ impl<const SIZE: u8> Surveyor<SIZE> {
         // An object of at least two row-shaped objects, none empty, may be
         // a keyed table: a line per member, the members' own keys in the
         // header.
+        let levels = self.max_depth.saturating_sub(level);
         let keyed = SIZE == BOTH
             && !row
             && m.len() >= 2
-            && m.values().all(|v| {
-                matches!(v, Value::Object(o)
-                    if !o.is_empty() && row_shaped(o, self.max_depth.saturating_sub(level)))
-            });
+            && m.values()
+                .all(|v| matches!(v, Value::Object(o) if !o.is_empty()) && is_row(v, levels));
         self.punct(b'{');
         for (i, (k, v)) in m.iter().enumerate() {
             if i > 0 {
@@ -247,16 +246,14 @@ impl<const SIZE: u8> Surveyor<SIZE> {
         // object, whose members have their own.
         let mut rows = false;
         if SIZE == BOTH {
-            let t = &mut self.toon;
-            if a.iter().all(Value::is_primitive) {
-            } else if a.iter().all(|item| {
-                matches!(item, Value::Object(m) if row_shaped(m, self.max_depth.saturating_sub(level)))
-            }) {
-                rows = true;
-                t.lines += a.len();
-            } else {
-                t.lines += a.iter().filter(|item| !item.is_object()).count();
-            }
+            self.toon.lines += match layout(a, self.max_depth.saturating_sub(level)) {
+                Layout::Inline => 0,
+                Layout::Table => {
+                    rows = true;
+                    a.len()
+                }
+                Layout::List => a.iter().filter(|item| !item.is_object()).count(),
+            };
         }
         self.punct(b'[');
         for (i, v) in a.iter().enumerate() {
@@ -324,14 +321,41 @@ impl<const SIZE: u8> Surveyor<SIZE> {
     }
 }
 
-/// Whether TOON may write `m` as a row of a table: its values primitives,
-/// or objects so shaped (field groups). Objects more than `levels` deep
-/// are taken to be so shaped, unread.
-pub(crate) fn row_shaped(m: &Map, levels: usize) -> bool {
-    m.values().all(|v| match v {
-        Value::Object(o) => levels == 0 || row_shaped(o, levels - 1),
-        v => v.is_primitive(),
-    })
+/// How plain TOON (4.x) may write an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// All primitives: on its member's line.
+    Inline,
+    /// All row-shaped objects ([`is_row`]): perhaps a table, a line per
+    /// row and the keys in its header (or else a list).
+    Table,
+    /// Anything else: a list of `- ` items.
+    List,
+}
+
+/// The layout of `items` (see [`Layout`]); objects more than `levels` deep
+/// are taken to be row-shaped, unread.
+pub(crate) fn layout(items: &[Value], levels: usize) -> Layout {
+    if items.iter().all(Value::is_primitive) {
+        Layout::Inline
+    } else if items.iter().all(|v| v.is_object() && is_row(v, levels)) {
+        Layout::Table
+    } else {
+        Layout::List
+    }
+}
+
+/// Whether TOON may write `v` as a row of a table, or a field group in
+/// one: an object whose values are primitives or objects so shaped.
+/// Objects more than `levels` deep are taken to be so shaped, unread.
+fn is_row(v: &Value, levels: usize) -> bool {
+    match v {
+        Value::Object(m) => m.values().all(|v| match v {
+            Value::Object(_) => levels == 0 || is_row(v, levels - 1),
+            v => v.is_primitive(),
+        }),
+        _ => false,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
