@@ -85,9 +85,17 @@ fn key() -> impl Strategy<Value = String> {
             "&d",
             "",
             "tags",
+            "dist-tags",
+            "@types/node",
+            "0.14.0",
+            "200",
+            "-x",
+            "$ref",
         ])
         .prop_map(String::from),
         "[a-z_]{1,6}",
+        // Around the edges of the unquoted-key alphabet.
+        "[-a-z0-9_$@/.+~%#: ]{1,4}",
     ]
 }
 
@@ -546,6 +554,27 @@ fn named_objects_and_arrays_stand_in_record_lists() {
     assert_eq!(pith::json::stringify(&same), pith::json::stringify(&v));
     let tok = Tokenizer::get(TokenizerKind::O200k);
     assert!(tok.count(&doc.text) < tok.count(&flow));
+}
+
+#[test]
+fn keys_are_quoted_only_where_the_notation_needs_it() {
+    let v = pith::json::parse(
+        r#"{"dist-tags":{"latest":"1.0.0"},"$ref":"x","/users":1,"0.14.0":{"@babel/core":"^7","200":"ok"},
+            "-x":1,"a b":2,"~t":3,"%p":4,"a?":5,"a=b":6,"a#b":7,"":8,
+            "rows":[{"x-a":1,"@b":{"c-d":2}},{"x-a":3,"@b":{"c-d":4}}]}"#,
+    )
+    .unwrap();
+    let text = notation::encode(&v, &Options::default()).unwrap().text;
+    assert_eq!(
+        text,
+        "%pith\ndist-tags:\n  latest: 1.0.0\n$ref: x\n/users: 1\n0.14.0: {@babel/core:^7,200:ok}\n\
+         \"-x\": 1\n\"a b\": 2\n\"~t\": 3\n\"%p\": 4\n\"a?\": 5\n\"a=b\": 6\n\"a#b\": 7\n\"\": 8\n\
+         rows[2]{x-a,@b{c-d}}:\n1,2\n3,4"
+    );
+    assert_eq!(
+        notation::decode(text.as_bytes(), &Default::default()).unwrap(),
+        v
+    );
 }
 
 #[test]

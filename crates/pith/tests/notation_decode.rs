@@ -205,6 +205,34 @@ fn sparse_columns_groups_null_and_absent_groups() {
 }
 
 #[test]
+fn keys_as_api_replies_spell_them_stand_unquoted() {
+    same(
+        &[
+            // Lines, nested objects, a header key and a flow object.
+            (
+                "%pith\ndist-tags:\n  latest: 1.0.0\n$ref: x\n/users: 1\n\
+                 0.14.0: {@babel/core:^7.0.0,x-rate+1:2,200:ok}\nbody-parser[2]: a,b",
+                r#"{"dist-tags":{"latest":"1.0.0"},"$ref":"x","/users":1,
+                    "0.14.0":{"@babel/core":"^7.0.0","x-rate+1":2,"200":"ok"},
+                    "body-parser":["a","b"]}"#,
+            ),
+            // Field names, optional columns, groups and a keyed table's entries.
+            (
+                "%pith\nrows[2]{x-a,@b?,c{d-e}}:\n1,2,3\n4,,5\n@types[2:]{v}:\n  1.0: a\n  2xx: b",
+                r#"{"rows":[{"x-a":1,"@b":2,"c":{"d-e":3}},{"x-a":4,"c":{"d-e":5}}],
+                    "@types":{"1.0":{"v":"a"},"2xx":{"v":"b"}}}"#,
+            ),
+            // A list item whose first field has such a key.
+            (
+                "%pith\n[2]:\n  - 404: gone\n    x-y: 1\n  - /a: 2",
+                r#"[{"404":"gone","x-y":1},{"/a":2}]"#,
+            ),
+        ],
+        &strict(),
+    );
+}
+
+#[test]
 fn tables_keyed_tables_lists_and_delimiters() {
     same(
         &[
@@ -345,7 +373,9 @@ fn documents_and_lines_refused() {
             ("%pith\na: 1\n  b: 2", Structure, 3, 3, "opens no scope"),
             // Keys: unquoted ones are identifiers; `key: value` has one space.
             ("%pith\nmy key: 1", Syntax, 2, 3, "expected ':' or '['"),
-            ("%pith\nfoo-bar: 1", Syntax, 2, 4, "quoted"),
+            ("%pith\nfoo#bar: 1", Syntax, 2, 4, "quoted"),
+            ("%pith\na~b: 1", Syntax, 2, 2, "quoted"),
+            ("%pith\n-: 1", Syntax, 2, 1, "expected a key"),
             ("%pith\n-a: 1", Syntax, 2, 1, "expected a key"),
             ("%pith\na:1", Syntax, 2, 3, "one space"),
             ("%pith\na:  1", Syntax, 2, 4, "more spaces"),
@@ -739,7 +769,8 @@ fn flow_values_refused() {
             ("%pith\nk: {a}", Syntax, 2, 6, "expected ':'"),
             ("%pith\nk: {a:}", Syntax, 2, 7, "expected a value"),
             ("%pith\nk: {:1}", Syntax, 2, 5, "expected a key"),
-            ("%pith\nk: {a-b:1}", Syntax, 2, 6, "expected ':'"),
+            ("%pith\nk: {a#b:1}", Syntax, 2, 6, "expected ':'"),
+            ("%pith\nk: {-a:1}", Syntax, 2, 5, "expected a key"),
             ("%pith\nk: [1,]", Syntax, 2, 7, "trailing commas"),
             ("%pith\nk: [,1]", Syntax, 2, 5, "expected a value"),
             ("%pith\nk: {a:1,}", Syntax, 2, 9, "expected a key"),

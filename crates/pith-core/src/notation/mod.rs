@@ -20,6 +20,35 @@ repeats it. Header k=v: every row has it; k=`x${f}` fills in f.";
 mod decode;
 pub(crate) mod encode;
 
+/// The pattern an unquoted key matches (§1): TOON's identifiers, and also
+/// the keys that API replies are full of and that read the same bare —
+/// `dist-tags`, `@babel/core`, `$ref`, `/users`, `0.14.0`, `200`. Its
+/// characters are none of the notation's own (the colon, comma, brackets,
+/// braces, `?`, `=`, `|`, quote, `&`, `*`, `~`, `%`, space and tab), and
+/// it does not start with `-`, which opens a list item.
+pub(crate) const KEY_PATTERN: &str = "[A-Za-z0-9_$@/][A-Za-z0-9_$@/.+-]*";
+
+/// Whether `b` may start an unquoted key (see [`KEY_PATTERN`]).
+#[inline]
+pub(crate) fn is_key_start(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'@' | b'/')
+}
+
+/// Whether `b` may continue an unquoted key (see [`KEY_PATTERN`]).
+#[inline]
+pub(crate) fn is_key_byte(b: u8) -> bool {
+    is_key_start(b) || matches!(b, b'.' | b'+' | b'-')
+}
+
+/// Whether the notation writes `key` without quotes: it matches
+/// [`KEY_PATTERN`].
+pub(crate) fn is_bare_key(key: &str) -> bool {
+    match key.as_bytes().split_first() {
+        Some((&f, rest)) => is_key_start(f) && rest.iter().all(|&b| is_key_byte(b)),
+        None => false,
+    }
+}
+
 pub use self::decode::decode;
 pub use self::encode::{Notation, encode};
 pub(crate) use self::encode::{Shared, encode_shared};

@@ -194,8 +194,8 @@ impl Parser<'_> {
                         ErrorKind::Syntax,
                         p,
                         format!(
-                            "expected a key (`[A-Za-z_][A-Za-z0-9_.]*` or a quoted string) in a \
-                             flow object, found {}",
+                            "expected a key (`{}` or a quoted string) in a flow object, found {}",
+                            crate::notation::KEY_PATTERN,
                             show_byte(src[p])
                         ),
                     ));

@@ -25,7 +25,8 @@
 //! one (and the spec says so in place):
 //!
 //! * an unquoted key (object keys, header keys, field names, entry names,
-//!   flow keys) matches `[A-Za-z_][A-Za-z0-9_.]*`; any other key is quoted;
+//!   flow keys) matches `[A-Za-z0-9_$@/][A-Za-z0-9_$@/.+-]*`; any other key
+//!   is quoted;
 //! * `key: value` has exactly one space after the colon, an inline array
 //!   exactly one after its header; cells have no spaces around them; a
 //!   field list has no spaces;
@@ -229,15 +230,15 @@ fn show_byte(b: u8) -> String {
     }
 }
 
-/// The end of the identifier `[A-Za-z_][A-Za-z0-9_.]*` starting at `p`
-/// (`p` itself when none starts there).
+/// The end of the unquoted key ([`KEY_PATTERN`](super::KEY_PATTERN))
+/// starting at `p` (`p` itself when none starts there).
 fn identifier_end(src: &[u8], p: usize, e: usize) -> usize {
     match src.get(p) {
-        Some(b) if p < e && (b.is_ascii_alphabetic() || *b == b'_') => {}
+        Some(&b) if p < e && super::is_key_start(b) => {}
         _ => return p,
     }
     let mut q = p + 1;
-    while q < e && (src[q].is_ascii_alphanumeric() || src[q] == b'_' || src[q] == b'.') {
+    while q < e && super::is_key_byte(src[q]) {
         q += 1;
     }
     q
@@ -698,7 +699,8 @@ impl<'a> Parser<'a> {
                     .to_owned()
             } else {
                 format!(
-                    "expected a key (`[A-Za-z_][A-Za-z0-9_.]*` or a quoted string), found {}",
+                    "expected a key (`{}` or a quoted string), found {}",
+                    super::KEY_PATTERN,
                     self.tok.snippet(s, e)
                 )
             };
@@ -734,9 +736,12 @@ impl<'a> Parser<'a> {
             found => {
                 let found = found.map_or("the end of the line".to_owned(), |&b| show_byte(b));
                 let hint = if src[s] == b'"' {
-                    ""
+                    String::new()
                 } else {
-                    " (an unquoted key matches `[A-Za-z_][A-Za-z0-9_.]*`; any other key is quoted)"
+                    format!(
+                        " (an unquoted key matches `{}`; any other key is quoted)",
+                        super::KEY_PATTERN
+                    )
                 };
                 return Err(fault(
                     ErrorKind::Syntax,

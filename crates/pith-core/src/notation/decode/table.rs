@@ -544,7 +544,8 @@ impl<'a> Parser<'a> {
                 ErrorKind::Header,
                 p,
                 format!(
-                    "expected a field name (`[A-Za-z_][A-Za-z0-9_.]*` or a quoted string), found {}",
+                    "expected a field name (`{}` or a quoted string), found {}",
+                    crate::notation::KEY_PATTERN,
                     show_byte(src[p])
                 ),
             ));

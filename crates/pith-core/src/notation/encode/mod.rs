@@ -59,9 +59,7 @@ const FLOW_KEPT: usize = 16 << 20;
 /// which on a deep document is depth × size).
 const FLOW_MAX: usize = 16 << 10;
 use crate::toon::Spec;
-use crate::toon::encode::quote::{
-    Quote, Quoting, Rules, is_bare_key, numeric_like, write_key, write_quoted,
-};
+use crate::toon::encode::quote::{Quote, Quoting, Rules, numeric_like, write_key, write_quoted};
 use crate::{Error, ErrorKind, Map, Number, Result, Value};
 
 /// A notation document and what it uses.
@@ -1087,9 +1085,10 @@ fn append(out: &mut String, write: impl FnOnce(&mut Vec<u8>)) {
     });
 }
 
-/// A key under TOON's rule: bare when it matches `[A-Za-z_][A-Za-z0-9_.]*`.
+/// A key: bare when it matches [`KEY_PATTERN`](super::KEY_PATTERN), else
+/// quoted as TOON quotes it.
 fn write_key_str(out: &mut String, key: &str) {
-    if is_bare_key(key) {
+    if super::is_bare_key(key) {
         out.push_str(key);
     } else {
         append(out, |b| write_key(b, key));
