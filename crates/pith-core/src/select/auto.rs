@@ -37,10 +37,11 @@ pub(super) fn auto_with(
     large: usize,
 ) -> Result<Encoded> {
     let mut meter = Meter::new(opts.metric);
-    if let Some(survey) = lists_first(value, opts, toon4, large) {
+    let surveyed = lists_first(value, opts, toon4);
+    if let Some(survey) = surveyed.filter(|s| listed(s, large)) {
         return listed_auto(value, opts, toon4, &survey, &mut meter);
     }
-    let (toon, json_floor) = match toon_first(value, opts, toon4)? {
+    let (toon, json_floor) = match toon_first(value, opts, toon4, surveyed.as_ref())? {
         First::Plain { toon, json_floor } => (toon, json_floor),
         First::Verbatim => {
             let (base, known) = verbatim(value, opts, toon4, &mut meter)?;
@@ -410,32 +411,29 @@ const LIST_LOOK: usize = 256;
 
 /// For an exact tokenizer, a document whose plain TOON has list items
 /// (found among the first [`LIST_LOOK`] values) is surveyed, and the
-/// survey returned, before TOON is written: its TOON text could not have told the floor under JSON's cost
-/// (see `text.rs`), and the survey's floor under TOON's own cost may rule
-/// TOON out once the notation is counted ([`listed_auto`]). `None`: TOON
-/// first, as for any other document — also when the survey finds a
-/// look-alike or a container near the depth limit (what TOON then writes,
-/// or refuses, is TOON's to say), or compact JSON of a quarter of `large`
-/// bytes or more (the large documents' way holds one text at a time).
-fn lists_first(
-    value: &Value,
-    opts: &Options,
-    toon4: &EncodeOptions,
-    large: usize,
-) -> Option<bound::Survey> {
+/// survey returned, before TOON is written: its TOON text could not have
+/// told the floor under JSON's cost (see `text.rs`), and the survey's
+/// floor under TOON's own cost may rule TOON out once the notation is
+/// counted ([`listed_auto`], when [`listed`] says so). `None`: not
+/// surveyed, TOON first as for any other document.
+fn lists_first(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Option<bound::Survey> {
     let exact = matches!(opts.metric, Metric::Tokens(kind) if kind.is_exact());
     if !exact || toon4.indent == 0 || matches!(value, Value::Object(m) if is_wrapper(m)) {
         return None;
     }
     let mut budget = LIST_LOOK;
-    if !has_list(value, &mut budget) {
-        return None;
-    }
-    let survey = bound::survey(value, Size::TokenFloors, opts.toon.max_depth);
-    if survey.look_alike || survey.deep || survey.bytes >= large / 4 {
-        return None;
-    }
-    Some(survey)
+    has_list(value, &mut budget)
+        .then(|| bound::survey(value, Size::TokenFloors, opts.toon.max_depth))
+}
+
+/// Whether a surveyed document goes [`listed_auto`]'s way. Not when the
+/// survey found a look-alike or a container near the depth limit (what
+/// TOON then writes, or refuses, is TOON's to say), or compact JSON of a
+/// quarter of `large` bytes or more (the large documents' way holds one
+/// text at a time): TOON comes first then, and the survey gives it the
+/// floor under JSON's cost its text cannot.
+fn listed(survey: &bound::Survey, large: usize) -> bool {
+    !survey.look_alike && !survey.deep && survey.bytes < large / 4
 }
 
 /// Whether TOON writes an array of `value` as a list ([`bound::Layout`]),
@@ -458,8 +456,14 @@ fn has_list(value: &Value, budget: &mut usize) -> bool {
 }
 
 /// Writes plain TOON and reads the floor under compact JSON's cost off
-/// its text (or, when the text cannot tell, off the value).
-fn toon_first(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<First> {
+/// its text (or, when the text cannot tell, off the value: `surveyed`, a
+/// [`Size::TokenFloors`] survey already made, or a new one).
+fn toon_first(
+    value: &Value,
+    opts: &Options,
+    toon4: &EncodeOptions,
+    surveyed: Option<&bound::Survey>,
+) -> Result<First> {
     if matches!(value, Value::Object(m) if is_wrapper(m)) {
         return Ok(First::Verbatim);
     }
@@ -482,7 +486,11 @@ fn toon_first(value: &Value, opts: &Options, toon4: &EncodeOptions) -> Result<Fi
                 Metric::Tokens(kind) if kind.is_exact() => Size::TokenFloor,
                 _ => Size::Bytes,
             };
-            let survey = bound::survey(value, size, opts.toon.max_depth);
+            let survey = match surveyed {
+                // Its floor under JSON's tokens is the one `TokenFloor` reads.
+                Some(s) => *s,
+                None => bound::survey(value, size, opts.toon.max_depth),
+            };
             (survey.look_alike, survey.json)
         }
     };
@@ -551,7 +559,7 @@ pub(super) fn toon_auto(
     toon4: &EncodeOptions,
     meter: &mut Meter,
 ) -> Result<(Encoded, Option<usize>)> {
-    match toon_first(value, opts, toon4)? {
+    match toon_first(value, opts, toon4, None)? {
         First::Plain { toon, json_floor } => Ok(toon_or_json(value, toon, json_floor, meter)),
         First::Verbatim => verbatim(value, opts, toon4, meter),
     }
