@@ -233,27 +233,35 @@ fn show_byte(b: u8) -> String {
 /// The end of the unquoted key ([`KEY_PATTERN`](super::KEY_PATTERN))
 /// starting at `p` (`p` itself when none starts there).
 fn identifier_end(src: &[u8], p: usize, e: usize) -> usize {
-    match src.get(p) {
-        Some(&b) if p < e && super::is_key_start(b) => {}
-        _ => return p,
-    }
-    let mut q = p + 1;
-    while q < e && super::is_key_byte(src[q]) {
-        q += 1;
-    }
-    q
+    span_end(src, p, e, super::is_key_start, super::is_key_byte)
 }
 
 /// The end of the name (§7) starting at `p` (`p` itself when none starts there).
 fn name_end(src: &[u8], p: usize, e: usize) -> usize {
-    match src.get(p) {
-        Some(b) if p < e && (b.is_ascii_alphanumeric() || *b == b'_') => {}
-        _ => return p,
+    span_end(
+        src,
+        p,
+        e,
+        |b| b.is_ascii_alphanumeric() || b == b'_',
+        |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b'~'),
+    )
+}
+
+/// The end of a run within `[p, e)` of a byte that `first` takes, then
+/// bytes that `rest` takes (`p` itself when `first` does not take `p`'s).
+#[inline]
+fn span_end(
+    src: &[u8],
+    p: usize,
+    e: usize,
+    first: impl Fn(u8) -> bool,
+    rest: impl Fn(u8) -> bool,
+) -> usize {
+    if p >= e || !src.get(p).is_some_and(|&b| first(b)) {
+        return p;
     }
     let mut q = p + 1;
-    while q < e
-        && (src[q].is_ascii_alphanumeric() || matches!(src[q], b'_' | b'-' | b'.' | b'/' | b'~'))
-    {
+    while q < e && rest(src[q]) {
         q += 1;
     }
     q
