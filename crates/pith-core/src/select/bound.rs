@@ -57,8 +57,8 @@
 //!   their objects, which TOON may write as field groups in the header,
 //!   are not counted); so may an object whose members, two or more, are
 //!   all such objects and none empty (a keyed table): a line and a key
-//!   per member, the members' own keys not counted. The lines counted less one is a floor under
-//!   the breaks.
+//!   per member, the members' own keys not counted. The lines counted,
+//!   less one, are a floor under the breaks.
 
 use crate::table;
 use crate::{Map, Value};

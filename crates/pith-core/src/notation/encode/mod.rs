@@ -1124,7 +1124,7 @@ fn flow_primitive(out: &mut String, v: &Value) {
 /// leading `0.` loses its `0` (`.5`, `-.25`), which saves a token wherever
 /// the point then joins the punctuation before it (`,.` `: .`).
 #[inline]
-fn push_number(out: &mut String, n: &Number) {
+pub(super) fn push_number(out: &mut String, n: &Number) {
     let start = out.len();
     n.push_to(out);
     let sign = usize::from(out.as_bytes()[start] == b'-');

@@ -676,11 +676,14 @@ impl Writer<'_, '_, '_> {
     /// Whether the cells of column `key` cost fewer tokens as the group
     /// `sub` than as one cell each.
     ///
-    /// The group is written and counted first; the cells one each are
-    /// written row by row, and no further once a floor under their count
-    /// (read off the text as it grows) passes the group's: the group is
-    /// cheaper then, whatever the rows left would cost. Otherwise they are
-    /// weighed whole, as [`Writer::cheaper_alone`] weighs.
+    /// The group is written and counted first. Then a floor under the
+    /// count of the cells one each, read off the values without writing
+    /// them ([`Writer::leaf_floor`]), may already pass the group's: the
+    /// group is cheaper, and the cells are not written at all. Otherwise
+    /// they are written row by row, and no further once a floor under
+    /// their count (read off the text as it grows) passes the group's: the
+    /// group is cheaper then, whatever the rows left would cost. Otherwise
+    /// they are weighed whole, as [`Writer::cheaper_alone`] weighs.
     ///
     /// `unweighed`: a writer without references takes the group here
     /// without weighing it (it is weighed only because some of the objects
@@ -694,9 +697,17 @@ impl Writer<'_, '_, '_> {
         let group = self.column(rows, key, Kind::Group(sub.iter().map(Col::copy).collect()));
         let tokenizer = self.lines.tokenizer();
         let cost = tokenizer.count(&group.text);
-        // The floor is one under tokens of the exact tokenizers only.
-        let stop = (tokenizer.kind().is_exact() && Writer::streams_floors())
-            .then(|| (crate::tokens::GrowingFloor::default(), cost));
+        // The floors are ones under tokens of the exact tokenizers only.
+        let floors = tokenizer.kind().is_exact() && Writer::streams_floors();
+        if floors && self.leaf_floor(rows, key, cost) > cost {
+            // No cell one each was written: whatever names they would have
+            // used, a writer that weighs too is swayed if there are any.
+            if !unweighed {
+                self.swayed |= !self.refs.names.is_empty();
+            }
+            return true;
+        }
+        let stop = floors.then(|| (crate::tokens::GrowingFloor::default(), cost));
         let (leaf, passed) = self.column_until(rows, key, Kind::Leaf, stop);
         let pays = passed.is_some() || self.costs_more(&leaf.text, cost);
         if !(pays && unweighed) {
@@ -708,6 +719,69 @@ impl Writer<'_, '_, '_> {
         pays
     }
 
+    /// A floor under the o200k_base and cl100k_base token count of column
+    /// `key` of `rows` written one cell each, a line per row (what
+    /// [`Writer::column`] writes with [`Kind::Leaf`]), read off the values
+    /// without writing them, and read no further once it passes `stop`.
+    ///
+    /// Both tokenizers cut text into pieces and give each piece a token or
+    /// more. A piece holding a letter holds one run of ASCII letters at
+    /// most, and a piece holding digits one to three digits and nothing
+    /// else; no piece holding either holds a line break. A row's cell
+    /// writes the keys and primitives of the value between punctuation (a
+    /// brace, a bracket, a colon, a comma or a quote, never a letter or a
+    /// digit), so each run of letters in them is a piece of its own, a run
+    /// of `n` digits `ceil(n / 3)` pieces, and `true`, `false` and `null`
+    /// one each. A row with the key writes a cell that is not empty and
+    /// then a line break: a run of line breaks, in a piece no other row's
+    /// shares. A key or string with a byte a piece may join across (`'`,
+    /// a quote, a backslash, a control character, a byte of a character
+    /// outside ASCII) counts nothing, and so does a value written `*name`.
+    fn leaf_floor(&self, rows: &[&Map], key: &str, stop: usize) -> usize {
+        let mut floor = 0;
+        let mut number = String::new();
+        // Where the key was in the row before: rows mostly hold it there.
+        let mut at = 0;
+        for row in rows {
+            if let Some(i) = row.index_of_from(key, at)
+                && let Some((_, v)) = row.get_index(i)
+            {
+                at = i;
+                floor += 1 + self.flow_floor(v, &mut number);
+                if floor > stop {
+                    break;
+                }
+            }
+        }
+        floor
+    }
+
+    /// The pieces of `v` written as a cell or a flow value that
+    /// [`Writer::leaf_floor`] counts; `number` is room to spell numbers in.
+    fn flow_floor(&self, v: &Value, number: &mut String) -> usize {
+        if self.refs.of(v).is_some() {
+            return 0;
+        }
+        match v {
+            Value::Object(m) => m
+                .iter()
+                .map(|(k, child)| ascii_runs(k.as_bytes()) + self.flow_floor(child, number))
+                .sum(),
+            Value::Array(items) => items.iter().map(|i| self.flow_floor(i, number)).sum(),
+            Value::String(s) => ascii_runs(s.as_bytes()),
+            // An integer is its digits (and a sign).
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => (i.unsigned_abs().checked_ilog10().unwrap_or(0) as usize + 3) / 3,
+                None => {
+                    number.clear();
+                    super::push_number(number, n);
+                    ascii_runs(number.as_bytes())
+                }
+            },
+            Value::Bool(_) | Value::Null => 1,
+        }
+    }
+
     fn sep(&self, out: &mut String, first: &mut bool) {
         if *first {
             *first = false;
@@ -715,6 +789,43 @@ impl Writer<'_, '_, '_> {
             out.push(self.delimiter);
         }
     }
+}
+
+/// The pieces the runs of ASCII letters and digits in `text` take at least
+/// when it is written between punctuation (see [`Writer::leaf_floor`]): one
+/// per run of letters, `ceil(n / 3)` per run of `n` digits; none at all
+/// when a byte of `text` is not printable ASCII or is `'`, `"` or `\`.
+fn ascii_runs(text: &[u8]) -> usize {
+    // Most keys and many words: one run of letters.
+    if text.iter().all(u8::is_ascii_alphabetic) {
+        return usize::from(!text.is_empty());
+    }
+    let mut pieces = 0;
+    // The class of the byte before: 0 other, 1 letter, 2 digit; and how
+    // many digits the current run of digits has.
+    let (mut before, mut digits) = (0u8, 0usize);
+    for &b in text {
+        let class = match b {
+            b'a'..=b'z' | b'A'..=b'Z' => 1,
+            b'0'..=b'9' => 2,
+            b'\'' | b'"' | b'\\' => return 0,
+            0x20..=0x7e => 0,
+            _ => return 0,
+        };
+        match class {
+            1 if before != 1 => pieces += 1,
+            2 => {
+                digits = if before == 2 { digits + 1 } else { 1 };
+                // A piece of digits holds three at most.
+                if digits % 3 == 1 {
+                    pieces += 1;
+                }
+            }
+            _ => {}
+        }
+        before = class;
+    }
+    pieces
 }
 
 /// `m[key]`, trying the entry after the last one found first: rows mostly
@@ -835,5 +946,122 @@ mod tests {
         let refs: Vec<&Map> = objects.iter().collect();
         assert_eq!(merged_order(&["a"], &refs), None);
         assert!(!in_order(&["a"], &refs));
+    }
+
+    #[test]
+    fn ascii_runs_count_the_pieces_runs_take_at_least() {
+        for (text, pieces) in [
+            ("", 0),
+            ("login", 1),
+            ("a-b", 2),
+            ("two words", 2),
+            ("ab12cd", 3),
+            ("1234567", 3),
+            ("123", 1),
+            ("2025-06-14T09:12:44Z", 9),
+            ("-._~ !", 0),
+            // A byte a piece may join across: nothing is counted.
+            ("it's", 0),
+            ("say \"hi\"", 0),
+            ("back\\slash", 0),
+            ("caf\u{e9}", 0),
+            ("tab\there", 0),
+        ] {
+            assert_eq!(ascii_runs(text.as_bytes()), pieces, "{text:?}");
+        }
+    }
+
+    /// A value for a cell: primitives of every kind, mostly plain words
+    /// and numbers (where the floor comes close to the count) but also
+    /// strings with bytes pieces join across, and flow containers of them.
+    fn cell() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let regex = |r: &str| proptest::string::string_regex(r).expect("a regex");
+        let text = prop_oneof![
+            4 => regex("[a-zA-Z]{1,10}"),
+            3 => regex("[a-z0-9]{1,12}"),
+            2 => regex("[a-z]{1,6}[ ._:/,-][a-z0-9]{1,6}"),
+            1 => regex("[a-zA-Z0-9 ,.:'\"\\\\{}\\[\\]*&~\u{e9}\u{4e2d}\n_-]{0,12}"),
+        ];
+        let number = prop_oneof![
+            4 => (0i64..100_000).prop_map(Value::from),
+            2 => any::<i64>().prop_map(Value::from),
+            2 => any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            1 => Just(crate::json::parse("123456789012345678901234567890").unwrap()),
+            1 => Just(crate::json::parse("-0.000001e-30").unwrap()),
+        ];
+        let leaf = prop_oneof![
+            4 => text.prop_map(Value::from),
+            3 => number,
+            1 => any::<bool>().prop_map(Value::from),
+            1 => Just(Value::Null),
+        ];
+        leaf.prop_recursive(3, 24, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec(
+                    (
+                        prop_oneof![4 => regex("[a-z]{1,8}"), 1 => regex("[a-z'\u{e9} -]{0,6}")],
+                        inner
+                    ),
+                    0..4
+                )
+                .prop_map(|members| {
+                    let mut m = Map::new();
+                    for (k, v) in members {
+                        m.insert(k, v);
+                    }
+                    Value::Object(m)
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+        /// The floor `group_pays` reads off the values is never above the
+        /// count of the cells one each as written, in either tokenizer:
+        /// rows without the key, repeated values (named, `*name`) and
+        /// strings pieces join across among them.
+        #[test]
+        fn the_leaf_floor_is_under_the_cells_count(
+            cells in proptest::collection::vec(proptest::option::weighted(0.85, cell()), 1..24),
+            repeat in 0usize..4,
+        ) {
+            let rows: Vec<Value> = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let mut m = Map::new();
+                    m.insert("id", Value::from(i));
+                    // Some rows repeat an earlier row's cell, to be named.
+                    let c = if repeat > 0 && i % (repeat + 1) == repeat { &cells[0] } else { c };
+                    if let Some(c) = c {
+                        m.insert("c", c.clone());
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            let root = Value::Array(rows);
+            for kind in [crate::tokens::TokenizerKind::O200k, crate::tokens::TokenizerKind::Cl100k] {
+                let tokenizer = crate::tokens::Tokenizer::get(kind);
+                let refs = super::super::refs::Refs::find(&root, tokenizer);
+                let opts = crate::notation::Options::default().references(true).tokenizer(kind);
+                let mut w = Writer::new(&opts, &refs);
+                let maps: Vec<&Map> = root
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.as_object().unwrap())
+                    .collect();
+                let floor = w.leaf_floor(&maps, "c", usize::MAX);
+                let text = w.column(&maps, "c", Kind::Leaf).text;
+                let count = tokenizer.count(&text);
+                proptest::prop_assert!(floor <= count, "{kind:?}: floor {floor} > {count} of {text:?}");
+            }
+        }
     }
 }
