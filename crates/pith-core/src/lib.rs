@@ -14,6 +14,7 @@ pub mod notation;
 pub mod number;
 mod options;
 pub mod path;
+mod runs;
 pub mod select;
 mod serde;
 pub mod table;

@@ -60,6 +60,7 @@
 //!   per member, the members' own keys not counted. The lines counted,
 //!   less one, are a floor under the breaks.
 
+use crate::runs::{Class, Runs};
 use crate::table;
 use crate::{Map, Value};
 
@@ -290,16 +291,7 @@ impl<const SIZE: u8> Surveyor<SIZE> {
     }
 
     fn string_runs(&mut self, s: &str) {
-        self.runs.push(Class::Punct);
-        let b = s.as_bytes();
-        if !b.is_empty() && b.iter().all(u8::is_ascii_alphabetic) {
-            // One run of letters, which counts once whatever its length
-            // (most keys, and many words): told without a pass per byte.
-            self.runs.push(Class::Letter);
-        } else {
-            self.runs.push_bytes(b);
-        }
-        self.runs.push(Class::Punct);
+        self.runs.push_string(s.as_bytes());
     }
 
     /// A structural character: a brace, bracket, comma or colon.
@@ -355,107 +347,6 @@ fn is_row(v: &Value, levels: usize) -> bool {
             v => v.is_primitive(),
         }),
         _ => false,
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Class {
-    Letter,
-    Digit,
-    Punct,
-    Space,
-    Joiner,
-}
-
-/// The class of each byte as it stands in a JSON string's content.
-static CLASS: [Class; 256] = {
-    let mut t = [Class::Joiner; 256];
-    let mut b = 0x20;
-    while b < 0x80 {
-        t[b] = match b as u8 {
-            b'a'..=b'z' | b'A'..=b'Z' => Class::Letter,
-            b'0'..=b'9' => Class::Digit,
-            b' ' => Class::Space,
-            b'\'' => Class::Joiner,
-            _ => Class::Punct,
-        };
-        b += 1;
-    }
-    t
-};
-
-/// Counts the pieces that runs take at least (see the module docs).
-#[derive(Clone, Copy)]
-struct Runs {
-    /// The class of the current run, and its length.
-    class: Class,
-    len: usize,
-    /// Whether the character before the current run is a joiner.
-    after_joiner: bool,
-    total: usize,
-    /// The part of `total` that runs of letters and digits make.
-    alnum: usize,
-}
-
-impl Default for Runs {
-    fn default() -> Runs {
-        Runs {
-            class: Class::Space,
-            len: 0,
-            after_joiner: false,
-            total: 0,
-            alnum: 0,
-        }
-    }
-}
-
-impl Runs {
-    #[inline]
-    fn push(&mut self, c: Class) {
-        if c == self.class {
-            self.len += 1;
-            return;
-        }
-        self.end(c);
-        self.after_joiner = self.class == Class::Joiner;
-        self.class = c;
-        self.len = 1;
-    }
-
-    /// [`Self::push`] of the class of each byte of a string's content, on
-    /// a copy held in locals through the loop (strings are most of what a
-    /// value survey reads).
-    fn push_bytes(&mut self, bytes: &[u8]) {
-        let mut run = *self;
-        for &b in bytes {
-            run.push(CLASS[usize::from(b)]);
-        }
-        *self = run;
-    }
-
-    /// Ends the current run before a character of class `next`.
-    #[inline]
-    fn end(&mut self, next: Class) {
-        if self.after_joiner || next == Class::Joiner {
-            return;
-        }
-        let n = match self.class {
-            Class::Letter => 1,
-            Class::Digit => self.len.div_ceil(3),
-            Class::Punct => {
-                self.total += usize::from(self.len >= 2 || next != Class::Letter);
-                return;
-            }
-            Class::Space | Class::Joiner => return,
-        };
-        self.total += n;
-        self.alnum += n;
-    }
-
-    fn finish(&mut self) {
-        self.end(Class::Space);
-        self.class = Class::Space;
-        self.len = 0;
     }
 }
 

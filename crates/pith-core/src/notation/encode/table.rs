@@ -3,6 +3,7 @@
 
 use super::derive::{self, Rule};
 use super::{Context, Writer, same, write_key_str};
+use crate::runs::string_pieces;
 use crate::{Map, Value};
 use std::collections::HashMap;
 
@@ -724,19 +725,15 @@ impl Writer<'_, '_, '_> {
     /// [`Writer::column`] writes with [`Kind::Leaf`]), read off the values
     /// without writing them, and read no further once it passes `stop`.
     ///
-    /// Both tokenizers cut text into pieces and give each piece a token or
-    /// more. A piece holding a letter holds one run of ASCII letters at
-    /// most, and a piece holding digits one to three digits and nothing
-    /// else; no piece holding either holds a line break. A row's cell
-    /// writes the keys and primitives of the value between punctuation (a
-    /// brace, a bracket, a colon, a comma or a quote, never a letter or a
-    /// digit), so each run of letters in them is a piece of its own, a run
-    /// of `n` digits `ceil(n / 3)` pieces, and `true`, `false` and `null`
-    /// one each. A row with the key writes a cell that is not empty and
+    /// A row's cell writes the keys and primitives of the value between
+    /// punctuation (a brace, a bracket, a colon, a comma or a quote, never
+    /// a letter, a digit or a joiner), so the runs of letters and digits in
+    /// each take the pieces [`crate::runs`] counts ([`string_pieces`]),
+    /// and `true`, `false` and `null` one each; a value written `*name`
+    /// counts nothing. No piece that holds a letter or a digit holds a line
+    /// break, and a row with the key writes a cell that is not empty and
     /// then a line break: a run of line breaks, in a piece no other row's
-    /// shares. A key or string with a byte a piece may join across (`'`,
-    /// a quote, a backslash, a control character, a byte of a character
-    /// outside ASCII) counts nothing, and so does a value written `*name`.
+    /// shares.
     fn leaf_floor(&self, rows: &[&Map], key: &str, stop: usize) -> usize {
         let mut floor = 0;
         let mut number = String::new();
@@ -765,17 +762,18 @@ impl Writer<'_, '_, '_> {
         match v {
             Value::Object(m) => m
                 .iter()
-                .map(|(k, child)| ascii_runs(k.as_bytes()) + self.flow_floor(child, number))
+                .map(|(k, child)| string_pieces(k.as_bytes()) + self.flow_floor(child, number))
                 .sum(),
             Value::Array(items) => items.iter().map(|i| self.flow_floor(i, number)).sum(),
-            Value::String(s) => ascii_runs(s.as_bytes()),
-            // An integer is its digits (and a sign).
+            Value::String(s) => string_pieces(s.as_bytes()),
+            // An integer is its digits (and a sign): one run of them,
+            // `ceil(n / 3)` pieces, told without spelling it.
             Value::Number(n) => match n.as_i64() {
                 Some(i) => (i.unsigned_abs().checked_ilog10().unwrap_or(0) as usize + 3) / 3,
                 None => {
                     number.clear();
                     super::push_number(number, n);
-                    ascii_runs(number.as_bytes())
+                    string_pieces(number.as_bytes())
                 }
             },
             Value::Bool(_) | Value::Null => 1,
@@ -789,43 +787,6 @@ impl Writer<'_, '_, '_> {
             out.push(self.delimiter);
         }
     }
-}
-
-/// The pieces the runs of ASCII letters and digits in `text` take at least
-/// when it is written between punctuation (see [`Writer::leaf_floor`]): one
-/// per run of letters, `ceil(n / 3)` per run of `n` digits; none at all
-/// when a byte of `text` is not printable ASCII or is `'`, `"` or `\`.
-fn ascii_runs(text: &[u8]) -> usize {
-    // Most keys and many words: one run of letters.
-    if text.iter().all(u8::is_ascii_alphabetic) {
-        return usize::from(!text.is_empty());
-    }
-    let mut pieces = 0;
-    // The class of the byte before: 0 other, 1 letter, 2 digit; and how
-    // many digits the current run of digits has.
-    let (mut before, mut digits) = (0u8, 0usize);
-    for &b in text {
-        let class = match b {
-            b'a'..=b'z' | b'A'..=b'Z' => 1,
-            b'0'..=b'9' => 2,
-            b'\'' | b'"' | b'\\' => return 0,
-            0x20..=0x7e => 0,
-            _ => return 0,
-        };
-        match class {
-            1 if before != 1 => pieces += 1,
-            2 => {
-                digits = if before == 2 { digits + 1 } else { 1 };
-                // A piece of digits holds three at most.
-                if digits % 3 == 1 {
-                    pieces += 1;
-                }
-            }
-            _ => {}
-        }
-        before = class;
-    }
-    pieces
 }
 
 /// `m[key]`, trying the entry after the last one found first: rows mostly
@@ -946,29 +907,6 @@ mod tests {
         let refs: Vec<&Map> = objects.iter().collect();
         assert_eq!(merged_order(&["a"], &refs), None);
         assert!(!in_order(&["a"], &refs));
-    }
-
-    #[test]
-    fn ascii_runs_count_the_pieces_runs_take_at_least() {
-        for (text, pieces) in [
-            ("", 0),
-            ("login", 1),
-            ("a-b", 2),
-            ("two words", 2),
-            ("ab12cd", 3),
-            ("1234567", 3),
-            ("123", 1),
-            ("2025-06-14T09:12:44Z", 9),
-            ("-._~ !", 0),
-            // A byte a piece may join across: nothing is counted.
-            ("it's", 0),
-            ("say \"hi\"", 0),
-            ("back\\slash", 0),
-            ("caf\u{e9}", 0),
-            ("tab\there", 0),
-        ] {
-            assert_eq!(ascii_runs(text.as_bytes()), pieces, "{text:?}");
-        }
     }
 
     /// A value for a cell: primitives of every kind, mostly plain words
