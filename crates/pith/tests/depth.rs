@@ -149,3 +149,39 @@ fn values_far_deeper_than_the_cap_are_refused_by_every_form_without_a_walk() {
         assert_eq!(e.kind(), ErrorKind::DepthLimit, "{e}");
     }
 }
+
+#[test]
+fn tables_near_the_limit_read_back_in_every_form() {
+    // A columnar table holds its rows two levels below the array, and the
+    // `table` form's mark adds one more: written as tables, these values
+    // nest past what a reader takes, so that form writes them as compact
+    // JSON, and every form reads back.
+    let rows = pith::json::parse(r#"[{"x":1},{"x":2}]"#).unwrap();
+    let mut values = Vec::new();
+    for depth in [250, 253, 254, 255] {
+        let mut v = rows.clone();
+        for _ in 0..depth - 2 {
+            let mut m = Map::new();
+            m.insert("a", v);
+            v = Value::Object(m);
+        }
+        values.push(v);
+    }
+    // Tables inside tables: 120 levels of one-row arrays of objects.
+    let mut v = Value::from(1);
+    for _ in 0..120 {
+        let mut m = Map::new();
+        m.insert("k", v);
+        v = Value::Array(vec![Value::Object(m)]);
+    }
+    values.push(v);
+    for v in values {
+        assert!(v.depth() <= 256);
+        for form in Form::ALL {
+            let out = select::encode(&v, &Options::default().form(form)).unwrap();
+            let back = select::decode(out.text.as_bytes(), &DecodeOptions::default())
+                .unwrap_or_else(|e| panic!("{form} at depth {}: {e}", v.depth()));
+            assert!(back == v, "{form} at depth {}", v.depth());
+        }
+    }
+}

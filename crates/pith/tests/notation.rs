@@ -893,6 +893,28 @@ fn exact_numbers_and_deep_nesting_survive() {
 }
 
 #[test]
+fn references_never_expand_past_what_a_reader_reads() {
+    // A reader bounds what names expand to (64 times the document, at
+    // least 64 MiB, weighing each use as a clone of its value). 105 copies
+    // of 20,000 zeros are 4.2 MB of JSON, and a name for them 41 KB of
+    // notation whose uses would expand to about 67 MB: past the bound,
+    // so they are not named. Ten copies are.
+    let zeros = Value::Array(vec![Value::from(0); 20_000]);
+    for (copies, named) in [(105, false), (10, true)] {
+        let v = Value::Array(vec![zeros.clone(); copies]);
+        let doc = notation::encode(&v, &options(true, false)).unwrap();
+        assert_eq!(doc.text.contains("*item"), named, "{copies} copies");
+        let back = notation::decode(doc.text.as_bytes(), &Default::default())
+            .unwrap_or_else(|e| panic!("{copies} copies: {e}"));
+        assert!(back == v, "{copies} copies");
+        let out = select::encode(&v, &select::Options::default()).unwrap();
+        let back = select::decode(out.text.as_bytes(), &Default::default())
+            .unwrap_or_else(|e| panic!("{copies} copies, auto: {e}"));
+        assert!(back == v, "{copies} copies, auto");
+    }
+}
+
+#[test]
 fn the_pith_form_obeys_the_floor() {
     let rows: Vec<String> = (0..12)
         .map(|i| format!(r#"{{"id":{i},"state":"open","url":"https://x.org/i/{i}","owner":{{"login":"octocat","id":1,"site":"https://github.com/octocat"}}}}"#))

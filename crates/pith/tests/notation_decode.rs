@@ -49,6 +49,8 @@ fn documents_objects_and_primitives() {
     same(
         &[
             ("%pith\n", "{}"),
+            // The marker line's line feed may be left out too (§1).
+            ("%pith", "{}"),
             ("%pith\na: 1", r#"{"a":1}"#),
             // One final line feed is the end of the last line.
             ("%pith\na: 1\n", r#"{"a":1}"#),
@@ -355,7 +357,8 @@ fn documents_and_lines_refused() {
             ("%pit\n", Syntax, 1, 5, "marker line"),
             ("\u{feff}%pith\n", Syntax, 1, 1, "marker line"),
             ("%pith \n", Syntax, 1, 6, "exactly `%pith`"),
-            ("%pith", Syntax, 1, 6, "line feed after the marker"),
+            ("%pith\r\n", Syntax, 1, 6, "carriage return"),
+            ("%pith\r\na: 1\r\n", Syntax, 1, 6, "carriage return"),
             ("%pith\na: 1\r\n", Syntax, 2, 5, "carriage return"),
             ("%pith\nk: \"a\rb\"", Syntax, 2, 6, "carriage return"),
             ("%pith\na: 1\n\nb: 2", BlankLine, 3, 1, "blank line"),

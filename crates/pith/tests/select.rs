@@ -333,6 +333,33 @@ fn look_alikes_are_wrapped_and_read_back_verbatim() {
 }
 
 #[test]
+fn the_marker_alone_is_the_notation_with_or_without_its_line_feed() {
+    // The text `%pith`, with a final line feed or without, is the notation's
+    // empty document; TOON would write the string `%pith` so, and every form
+    // quotes it instead, so that saving a text with or without a final line
+    // feed never changes what it reads as.
+    let dec = DecodeOptions::default();
+    for text in ["%pith", "%pith\n"] {
+        assert_eq!(
+            decode(text.as_bytes(), &dec).unwrap(),
+            Value::Object(Map::new())
+        );
+    }
+    let e = decode(b"%pith\r\na: 1\r\n", &dec).unwrap_err();
+    assert!(e.to_string().contains("carriage return"), "{e}");
+    let v = Value::from("%pith");
+    for form in Form::ALL {
+        for metric in [Metric::Bytes, Metric::default()] {
+            let out = encode(&v, &opts(form, metric)).unwrap();
+            for text in [out.text.clone(), format!("{}\n", out.text)] {
+                let back = decode(text.as_bytes(), &dec).unwrap();
+                assert_eq!(back, v, "{form}: {text:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn wrapper_shaped_roots_cost_no_more_than_their_json() {
     // Each was written inside a wrapper by `auto` and cost more than its
     // own compact JSON (the first: 19 o200k tokens against 16).

@@ -49,6 +49,37 @@ pub(crate) fn is_bare_key(key: &str) -> bool {
     }
 }
 
+/// What a document's references may expand to, as a multiple of its
+/// length: a reader's bound (`docs/notation.md` §7).
+pub(crate) const EXPANSION_FACTOR: usize = 64;
+/// What any document's references may expand to, whatever its length, as
+/// [`expansion_weight`] weighs them: the writer names no more than this,
+/// so that every reader that keeps the bound reads what it writes.
+pub(crate) const EXPANSION_FLOOR: usize = 64 << 20;
+
+/// What one use of a name standing for `v` costs a reader's expansion
+/// bound: roughly the bytes a clone of `v` occupies.
+pub(crate) fn expansion_weight(v: &crate::Value) -> usize {
+    use crate::Value;
+    let mut n = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        n = n.saturating_add(std::mem::size_of::<Value>());
+        match v {
+            Value::String(s) => n = n.saturating_add(s.len()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(m) => {
+                for (k, c) in m.iter() {
+                    n = n.saturating_add(std::mem::size_of::<String>() + k.len());
+                    stack.push(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
 pub use self::decode::decode;
 pub use self::encode::{Notation, encode};
 pub(crate) use self::encode::{Shared, encode_shared};

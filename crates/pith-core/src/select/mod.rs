@@ -195,12 +195,18 @@ pub fn encode(value: &Value, opts: &Options) -> Result<Encoded> {
             let planned = columnar_plan(value, intern, "", 0, opts.toon.max_depth, &mut choices)?;
             Ok(match planned {
                 // Columnar tables in JSON are marked: `{"$pith": "table", "value": …}`.
-                Some(planned) => Encoded {
-                    text: marked_json(Form::Table, &planned),
-                    syntax: Syntax::Json,
-                    wrapped: true,
-                    tables: choices,
-                },
+                // A table holds its rows two levels down and the mark adds
+                // one: where that nests deeper than a reader goes, the value
+                // is written as compact JSON, which reads back as it is.
+                Some(planned) if planned.depth() < crate::depth_limit(opts.toon.max_depth) => {
+                    Encoded {
+                        text: marked_json(Form::Table, &planned),
+                        syntax: Syntax::Json,
+                        wrapped: true,
+                        tables: choices,
+                    }
+                }
+                Some(_) => json_doc(value, Vec::new()),
                 None => json_doc(value, choices),
             })
         }
@@ -257,8 +263,14 @@ fn toon4(opts: &EncodeOptions) -> EncodeOptions {
 }
 
 fn toon_doc(value: &Value, opts: &EncodeOptions, tables: Vec<Choice>) -> Result<Encoded> {
+    // TOON writes the string `%pith` bare, which is the notation's marker
+    // line: quoted, it is the same string to TOON and to `decode`.
+    let text = match value {
+        Value::String(s) if s == crate::notation::MARKER => format!("\"{s}\""),
+        _ => crate::toon::encode(value, opts)?,
+    };
     Ok(Encoded {
-        text: crate::toon::encode(value, opts)?,
+        text,
         syntax: Syntax::Toon,
         wrapped: false,
         tables,

@@ -89,11 +89,14 @@ fn restore_marked(value: Value, max_depth: usize, strict: bool) -> Result<Value>
     }
 }
 
-/// Whether `bytes` is a notation document: its first line is the marker,
-/// and more follows (the one-line text `%pith` is TOON's string).
+/// Whether `bytes` is a notation document: its first line is the marker
+/// (`docs/notation.md` §1), the text's end or a line break after it. (A
+/// CR there is the notation's to refuse, never TOON's to read past; the
+/// one TOON text this takes from TOON, the bare string `%pith`, pith's
+/// TOON writers quote.)
 fn is_notation(bytes: &[u8]) -> bool {
     let m = crate::notation::MARKER.as_bytes();
-    bytes.starts_with(m) && bytes.get(m.len()) == Some(&b'\n')
+    bytes.starts_with(m) && matches!(bytes.get(m.len()), None | Some(b'\n' | b'\r'))
 }
 
 /// Reads JSON or TOON, told apart by syntax, restoring nothing.

@@ -73,7 +73,7 @@ mod table;
 
 use self::lines::{Line, Lines};
 use self::table::Place;
-use super::{MARKER, short_fraction};
+use super::{EXPANSION_FACTOR, EXPANSION_FLOOR, MARKER, expansion_weight, short_fraction};
 use crate::toon::DecodeOptions;
 use crate::toon::decode::Fault;
 use crate::toon::decode::object::{KeyIndex, SMALL};
@@ -81,11 +81,6 @@ use crate::toon::decode::show;
 use crate::toon::decode::token::{Tok, scan_unquoted};
 use crate::{Error, ErrorKind, Key, Map, Result, Value};
 use std::collections::HashMap;
-
-/// What references may expand to, as a multiple of the input's length.
-const EXPANSION_FACTOR: usize = 64;
-/// What references may expand to in any document, in bytes.
-const EXPANSION_FLOOR: usize = 64 << 20;
 
 /// Decodes a notation document.
 ///
@@ -122,13 +117,7 @@ pub fn decode(text: &[u8], opts: &DecodeOptions) -> Result<Value> {
         return Err(invalid_utf8(text));
     };
     if let Some(cr) = text.iter().position(|&b| b == b'\r') {
-        return Err(Error::at_offset(
-            ErrorKind::Syntax,
-            text,
-            cr,
-            "expected lines that end with a line feed alone, found a carriage return (a \
-             notation document holds no CR; a string holds it as the escape \\r)",
-        ));
+        return Err(carriage_return(text, cr));
     }
     let mut p = Parser {
         tok: Tok { text: s, src: text },
@@ -170,6 +159,9 @@ fn marker(text: &[u8]) -> Result<usize> {
     }
     match text.get(want.len()) {
         Some(b'\n') => Ok(want.len() + 1),
+        // The last line's line feed may be left out: the empty body.
+        None => Ok(want.len()),
+        Some(b'\r') => Err(carriage_return(text, want.len())),
         Some(_) => Err(Error::at_offset(
             ErrorKind::Syntax,
             text,
@@ -179,13 +171,18 @@ fn marker(text: &[u8]) -> Result<usize> {
                 String::from_utf8_lossy(&first_line[..first_line.len().min(40)]).escape_debug()
             ),
         )),
-        None => Err(Error::at_offset(
-            ErrorKind::Syntax,
-            text,
-            want.len(),
-            format!("expected a line feed after the marker `{MARKER}`, found the end of the input"),
-        )),
     }
+}
+
+/// The error for the carriage return at `at`.
+fn carriage_return(text: &[u8], at: usize) -> Error {
+    Error::at_offset(
+        ErrorKind::Syntax,
+        text,
+        at,
+        "expected lines that end with a line feed alone, found a carriage return (a \
+         notation document holds no CR; a string holds it as the escape \\r)",
+    )
 }
 
 fn invalid_utf8(bytes: &[u8]) -> Error {
@@ -451,7 +448,7 @@ impl<'a> Parser<'a> {
     /// Records the name given at `at` (a definition or an anchor).
     fn give(&mut self, name: String, at: usize, value: Value) {
         let depth = value.depth();
-        let weight = weight(&value);
+        let weight = expansion_weight(&value);
         self.names.insert(name, self.defs.len());
         self.defs.push(Def {
             at,
@@ -1111,25 +1108,4 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
-}
-
-/// Roughly the bytes a value occupies: what a clone of it costs.
-fn weight(v: &Value) -> usize {
-    let mut n = 0usize;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        n = n.saturating_add(std::mem::size_of::<Value>());
-        match v {
-            Value::String(s) => n = n.saturating_add(s.len()),
-            Value::Array(items) => stack.extend(items),
-            Value::Object(m) => {
-                for (k, c) in m.iter() {
-                    n = n.saturating_add(std::mem::size_of::<String>() + k.len());
-                    stack.push(c);
-                }
-            }
-            _ => {}
-        }
-    }
-    n
 }

@@ -318,6 +318,14 @@ impl<'a> Walk<'a> {
             )
         });
         let keys = cheapest_keys(&nodes, &class_of, &reps, tokenizer);
+        // What readers may expand (`docs/notation.md` §7), spent per class
+        // named: its uses times what each costs. The uses are bounded by
+        // the class's occurrences before any were taken into a larger
+        // named value: a writer that writes such a value out in place
+        // (a field group kept over a column of `*name` cells) writes the
+        // names inside it at each copy.
+        let occurrences = count.clone();
+        let mut budget = crate::notation::EXPANSION_FLOOR;
         let mut names: Vec<(String, &'a Value)> = Vec::new();
         let mut sizes: Vec<usize> = Vec::new();
         let mut taken = Names::default();
@@ -355,6 +363,14 @@ impl<'a> Walk<'a> {
                 taken.release(&base, &name, suffix);
                 continue;
             }
+            // An anchored primitive's first occurrence is its anchor, not a use.
+            let uses = occurrences[c as usize] - usize::from(rep.value.is_primitive());
+            let spent = uses.saturating_mul(crate::notation::expansion_weight(rep.value));
+            if spent > budget {
+                taken.release(&base, &name, suffix);
+                continue;
+            }
+            budget -= spent;
             name_of[c as usize] = names.len() as u32;
             names.push((name, rep.value));
             sizes.push(rep.size);
