@@ -6,7 +6,7 @@
 //! (when dropped) and `isError` (set by the notice) change; every other
 //! byte is the server's.
 
-use crate::envelope::{Span, Splice, elements, find, members, string_value};
+use crate::envelope::{Span, Splice, elements, find, key_is, members, string_value, unique_keys};
 use crate::options::Structured;
 use crate::rewrite::{
     BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, Rewritten, STRUCTURED_KEY_META_KEY,
@@ -59,6 +59,9 @@ struct Text {
     /// `Some(None)`: no `_meta`; `Some(Some(..))`: an object `_meta`;
     /// `None`: a `_meta` that is not an object (the item is left alone).
     meta: Option<Option<(Vec<Span>, usize)>>,
+    /// Whether the item has no member but `type` and `text`: only such
+    /// items are joined into one, which keeps nothing else of theirs.
+    bare: bool,
 }
 
 /// How `structuredContent` relates to the text items.
@@ -92,6 +95,9 @@ pub(crate) fn edit(
         return None;
     }
     let (spans, end) = members(line, result.start)?;
+    if !unique_keys(line, &spans) {
+        return None;
+    }
     let close = end - 1;
     let is_error = find(line, &spans, "isError").is_some_and(|s| &line[s.value.clone()] == b"true");
     if is_error && !opts.rewrite_errors {
@@ -159,18 +165,17 @@ pub(crate) fn edit(
             .filter(|r| r.cut.is_some() || r.tokens_after <= record.structured_before);
         if let Some(r) = rewritten {
             {
-                let mut extra = format!(r#","{JOINED_META_KEY}":{n}"#);
-                let text = finish(&r, &list, tool, state, &mut record, &mut extra);
+                let mut marks = vec![
+                    (ENCODING_META_KEY, json_str(r.encoding.name())),
+                    (JOINED_META_KEY, n.to_string()),
+                ];
+                let text = finish(&r, &list, tool, state, &mut record, &mut marks);
                 let mut bytes = Vec::with_capacity(text.len() + 96);
                 bytes.extend_from_slice(br#"{"type":"text","text":"#);
                 pith::json::write_str_into(&text, &mut bytes);
-                bytes.extend_from_slice(
-                    format!(
-                        r#","_meta":{{"{ENCODING_META_KEY}":"{}"{extra}}}}}"#,
-                        r.encoding.name()
-                    )
-                    .as_bytes(),
-                );
+                bytes.extend_from_slice(br#","_meta":{"#);
+                bytes.extend_from_slice(written(&marks).as_bytes());
+                bytes.extend_from_slice(b"}}");
                 splice.replace(first..last, bytes);
                 record.form = Some(r.encoding);
                 record.text_after = record_tokens(&r, &text, tokenizer);
@@ -188,24 +193,20 @@ pub(crate) fn edit(
             let Some(r) = rewrite_value(value, t.tokens, &opts.rewrite) else {
                 continue;
             };
-            let mut extra = String::new();
-            let text = finish(&r, value, tool, state, &mut record, &mut extra);
+            let mut marks = vec![(ENCODING_META_KEY, json_str(r.encoding.name()))];
+            let text = finish(&r, value, tool, state, &mut record, &mut marks);
             record.text_after = record.text_after - t.tokens + record_tokens(&r, &text, tokenizer);
             record.form.get_or_insert(r.encoding);
             let mut token = Vec::with_capacity(text.len() + 2);
             pith::json::write_str_into(&text, &mut token);
             splice.replace(t.value.clone(), token);
-            let marks = format!(r#""{ENCODING_META_KEY}":"{}"{extra}"#, r.encoding.name());
             match meta {
                 Some((meta_spans, meta_close)) => {
-                    splice.add_member(meta_spans, *meta_close, marks.as_bytes());
+                    set_members(line, meta_spans, *meta_close, &marks, splice);
                 }
                 None => {
-                    splice.add_member(
-                        &item.spans,
-                        item.close,
-                        format!(r#""_meta":{{{marks}}}"#).as_bytes(),
-                    );
+                    let member = format!(r#""_meta":{{{}}}"#, written(&marks));
+                    splice.add_member(&item.spans, item.close, member.as_bytes());
                 }
             }
         }
@@ -216,6 +217,14 @@ pub(crate) fn edit(
     // text may be longer than compact structuredContent), or is a cut.
     drop_structured &=
         joined_done || record.cut.is_some() || record.text_after <= record.structured_before;
+    // A drop is always marked: where the result's `_meta` is not an object
+    // (`null`, say), or one with a repeated key, there is no sure place for
+    // the mark, so nothing is dropped.
+    let meta = find(line, &spans, "_meta");
+    drop_structured &= meta.is_none_or(|m| {
+        line.get(m.value.start) == Some(&b'{')
+            && members(line, m.value.start).is_some_and(|(sp, _)| unique_keys(line, &sp))
+    });
     if drop_structured && let Some(si) = structured {
         let (mark, key) = match &holds {
             Holds::Member(k) => ("dropped", Some(k)),
@@ -225,18 +234,19 @@ pub(crate) fn edit(
         };
         splice.remove_member(&spans, si);
         record.structured_after = 0;
-        let mut marks = format!(r#""{STRUCTURED_META_KEY}":"{mark}""#);
+        let mut marks = vec![(STRUCTURED_META_KEY, json_str(mark))];
         if let Some(k) = key {
-            marks.push_str(&format!(r#","{STRUCTURED_KEY_META_KEY}":"#));
-            marks.push_str(&pith::json::stringify(&Value::from(k.as_str())));
+            marks.push((STRUCTURED_KEY_META_KEY, json_str(k)));
         }
-        match find(line, &spans, "_meta") {
-            Some(m) if line.get(m.value.start) == Some(&b'{') => {
+        match meta {
+            Some(m) => {
                 let (meta_spans, meta_end) = members(line, m.value.start)?;
-                splice.add_member(&meta_spans, meta_end - 1, marks.as_bytes());
+                set_members(line, &meta_spans, meta_end - 1, &marks, splice);
             }
-            Some(_) => {}
-            None => splice.add_member(&spans, close, format!(r#""_meta":{{{marks}}}"#).as_bytes()),
+            None => {
+                let member = format!(r#""_meta":{{{}}}"#, written(&marks));
+                splice.add_member(&spans, close, member.as_bytes());
+            }
         }
     }
     if record.cut == Some("exceeded") {
@@ -251,20 +261,20 @@ pub(crate) fn edit(
 
 /// The text of a rewrite as sent: for a cut, the value is kept for
 /// `pith_more` and the receipts' cursors registered, and the notice of a
-/// value no budget holds names the cursor that returns it; `extra` gets
-/// the `_meta` members that mark the cut.
+/// value no budget holds names the cursor that returns it; `marks` gets
+/// the `_meta` member that marks the cut.
 fn finish(
     r: &Rewritten,
     value: &Arc<Value>,
     tool: &str,
     state: &State,
     record: &mut Record,
-    extra: &mut String,
+    marks: &mut Vec<(&'static str, String)>,
 ) -> String {
     let Some(cut) = r.cut else {
         return r.text.clone();
     };
-    extra.push_str(&format!(r#","{BUDGET_META_KEY}":"{}""#, cut.name()));
+    marks.push((BUDGET_META_KEY, json_str(cut.name())));
     record.cut = Some(cut.name());
     let bytes = approximate_size(value);
     let mut store = state.store();
@@ -278,6 +288,48 @@ fn finish(
             let token = store.minimum(id, None, minimum);
             exceeded_notice(&state.options.rewrite, minimum, unbounded, Some(&token))
         }
+    }
+}
+
+/// `s` as a JSON string token.
+fn json_str(s: &str) -> String {
+    pith::json::stringify(&Value::from(s))
+}
+
+/// `_meta` members (keys and JSON values) as they are written inside braces.
+fn written(marks: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    for (k, v) in marks {
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.push_str(&json_str(k));
+        out.push(':');
+        out.push_str(v);
+    }
+    out
+}
+
+/// Sets `marks` in the object of `line` whose members are `spans` and whose
+/// `}` is at `close`: a mark whose key the object already has (a producer
+/// or a proxy before this one marked the item) replaces that member's
+/// value; the others are added. So no key is ever written twice.
+fn set_members(
+    line: &[u8],
+    spans: &[Span],
+    close: usize,
+    marks: &[(&str, String)],
+    splice: &mut Splice,
+) {
+    let mut added = Vec::new();
+    for (k, v) in marks {
+        match find(line, spans, k) {
+            Some(s) => splice.replace(s.value.clone(), v.clone().into_bytes()),
+            None => added.push((*k, v.clone())),
+        }
+    }
+    if !added.is_empty() {
+        splice.add_member(spans, close, written(&added).as_bytes());
     }
 }
 
@@ -319,9 +371,11 @@ fn item(line: &[u8], range: Range<usize>, max_bytes: usize, tokenizer: &Tokenize
         });
     }
     let (spans, end) = members(line, range.start)?;
-    let is_text = find(line, &spans, "type")
-        .and_then(|s| string_value(&line[s.value.clone()]))
-        .is_some_and(|t| t == "text");
+    // An item with a repeated key is left as it is (see `unique_keys`).
+    let is_text = unique_keys(line, &spans)
+        && find(line, &spans, "type")
+            .and_then(|s| string_value(&line[s.value.clone()]))
+            .is_some_and(|t| t == "text");
     let text = match find(line, &spans, "text") {
         // A text over the size bound is not even unescaped.
         Some(s) if is_text && s.value.len() <= max_bytes.saturating_add(2) => {
@@ -329,16 +383,23 @@ fn item(line: &[u8], range: Range<usize>, max_bytes: usize, tokenizer: &Tokenize
                 let meta = match find(line, &spans, "_meta") {
                     None => Some(None),
                     Some(m) if line.get(m.value.start) == Some(&b'{') => {
-                        members(line, m.value.start).map(|(sp, e)| Some((sp, e - 1)))
+                        members(line, m.value.start)
+                            .filter(|(sp, _)| unique_keys(line, sp))
+                            .map(|(sp, e)| Some((sp, e - 1)))
                     }
                     Some(_) => None,
                 };
+                let bare = spans.iter().all(|s| {
+                    let k = &line[s.key.clone()];
+                    key_is(k, "type") || key_is(k, "text")
+                });
                 Text {
                     value: s.value.clone(),
                     parsed: parse_structured(&string, max_bytes).map(Arc::new),
                     tokens: tokenizer.count(&string),
                     string,
                     meta,
+                    bare,
                 }
             })
         }
@@ -372,11 +433,10 @@ fn relation(structured: &Value, items: &[Item]) -> Holds {
     if let Value::Array(list) = inner
         && list.len() >= 2
         && list.len() == items.len()
-        && items.iter().zip(list).all(|(i, x)| {
-            i.text
-                .as_ref()
-                .is_some_and(|t| t.meta.is_some() && text_is(t, x))
-        })
+        && items
+            .iter()
+            .zip(list)
+            .all(|(i, x)| i.text.as_ref().is_some_and(|t| t.bare && text_is(t, x)))
     {
         return Holds::Joined(key.to_string());
     }
@@ -388,10 +448,12 @@ fn relation(structured: &Value, items: &[Item]) -> Holds {
 
 /// Whether a text item holds exactly `want`: its JSON is that value, or
 /// `want` is a string and the text is that string (the Python SDK writes a
-/// returned string as the text itself).
+/// returned string as the text itself) and is not rewritten: a text that
+/// is JSON a rewrite is for becomes its value's notation, which no longer
+/// tells that the value was a string.
 fn text_is(t: &Text, want: &Value) -> bool {
     match want {
-        Value::String(s) if *s == t.string => true,
+        Value::String(s) if *s == t.string && t.parsed.is_none() => true,
         _ => match &t.parsed {
             Some(v) => **v == *want,
             None => pith::json::parse(&t.string).is_ok_and(|v| &v == want),

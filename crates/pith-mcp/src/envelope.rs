@@ -4,10 +4,12 @@
 //! Routing needs four facts per message: its `id`, its `method`, and where
 //! its `result` is, if it has one. [`scan`] finds them in one pass over the
 //! bytes, skipping everything else (a 50 MB `result` is stepped over, not
-//! parsed), and allocates nothing for a single message. It checks structure
-//! only as far as routing needs: a line it cannot read is [`Frame::Opaque`]
-//! and is forwarded untouched like everything else the proxy does not
-//! rewrite. Nesting is followed with a counter, never recursion.
+//! parsed, though every byte of it is checked to be JSON). A line that is
+//! not one JSON text, in UTF-8, is [`Frame::Opaque`] and is forwarded
+//! untouched like everything else the proxy does not rewrite: an edit is
+//! only ever spliced into valid JSON, so it never makes a broken line look
+//! mended, or mends part of one. Nesting is followed with a stack of the
+//! open containers' kinds, never recursion.
 //!
 //! A rewrite edits a few members of a message and must leave every other
 //! byte as the server wrote it (`1.0` stays `1.0`, `\u00e9` stays escaped,
@@ -44,6 +46,9 @@ pub(crate) enum Frame<'a> {
 /// Reads the envelope of the message on `line` (trailing whitespace,
 /// including the line terminator, is allowed).
 pub(crate) fn scan(line: &[u8]) -> Frame<'_> {
+    if std::str::from_utf8(line).is_err() {
+        return Frame::Opaque;
+    }
     let mut c = Cursor { b: line, i: 0 };
     c.ws();
     let frame = match c.peek() {
@@ -136,6 +141,28 @@ pub(crate) fn elements(b: &[u8], at: usize) -> Option<(Vec<Range<usize>>, usize)
 /// The member of `spans` whose key is `name` (escapes read), if any.
 pub(crate) fn find<'s>(b: &[u8], spans: &'s [Span], name: &str) -> Option<&'s Span> {
     spans.iter().find(|s| key_is(&b[s.key.clone()], name))
+}
+
+/// Whether no two of `spans` have the same key (escapes read). A repeated
+/// key is the last one's to `JSON.parse` and may be the first one's to
+/// another reader: the proxy edits no object that has one.
+pub(crate) fn unique_keys(b: &[u8], spans: &[Span]) -> bool {
+    use std::borrow::Cow;
+    let mut seen = std::collections::HashSet::with_capacity(spans.len());
+    spans.iter().all(|s| {
+        let token = &b[s.key.clone()];
+        let key: Cow<'_, [u8]> = match token
+            .strip_prefix(b"\"")
+            .and_then(|k| k.strip_suffix(b"\""))
+        {
+            Some(inner) if !inner.contains(&b'\\') => Cow::Borrowed(inner),
+            _ => match string_value(token) {
+                Some(k) => Cow::Owned(k.into_bytes()),
+                None => return false,
+            },
+        };
+        seen.insert(key)
+    })
 }
 
 /// Whether the key token `key` (quotes included) spells `name`.
@@ -297,7 +324,8 @@ impl<'a> Cursor<'a> {
         Some(env)
     }
 
-    /// Steps over a string token, the cursor on its opening quote.
+    /// Steps over a string token, the cursor on its opening quote: no
+    /// control character unescaped, and only JSON's escapes.
     fn string(&mut self) -> Option<()> {
         self.eat(b'"')?;
         loop {
@@ -306,49 +334,121 @@ impl<'a> Cursor<'a> {
                     self.i += 1;
                     return Some(());
                 }
-                b'\\' => self.i += 2,
+                b'\\' => match self.b.get(self.i + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 2,
+                    b'u' => {
+                        let hex = self.b.get(self.i + 2..self.i + 6)?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return None;
+                        }
+                        self.i += 6;
+                    }
+                    _ => return None,
+                },
+                0x00..=0x1f => return None,
                 _ => self.i += 1,
             }
         }
     }
 
-    /// Steps over one value of any kind.
+    /// Steps over one JSON value of any kind, checking its grammar. The
+    /// containers it is inside are kept on a stack (`true` for an object),
+    /// so nesting costs a byte of heap a level, never a frame.
     fn value(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.string(),
-            b'{' | b'[' => self.container(),
-            _ => {
-                let start = self.i;
-                while let Some(c) = self.peek() {
-                    if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n') {
+        let mut open: Vec<bool> = Vec::new();
+        loop {
+            // At the start of a value.
+            self.ws();
+            match self.peek()? {
+                b'"' => self.string()?,
+                b'{' => {
+                    self.i += 1;
+                    self.ws();
+                    if self.eat(b'}').is_none() {
+                        open.push(true);
+                        self.key()?;
+                        continue;
+                    }
+                }
+                b'[' => {
+                    self.i += 1;
+                    self.ws();
+                    if self.eat(b']').is_none() {
+                        open.push(false);
+                        continue;
+                    }
+                }
+                _ => self.scalar()?,
+            }
+            // After a value: close what it ends, or go on to the next
+            // member or element.
+            loop {
+                let Some(&object) = open.last() else {
+                    return Some(());
+                };
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.i += 1;
+                        if object {
+                            self.key()?;
+                        }
                         break;
                     }
-                    self.i += 1;
+                    b'}' if object => {
+                        self.i += 1;
+                        open.pop();
+                    }
+                    b']' if !object => {
+                        self.i += 1;
+                        open.pop();
+                    }
+                    _ => return None,
                 }
-                (self.i > start).then_some(())
             }
         }
     }
 
-    /// Steps over an object or array by counting brackets outside strings.
-    fn container(&mut self) -> Option<()> {
-        let mut depth = 0usize;
-        loop {
-            match self.peek()? {
-                b'"' => {
-                    self.string()?;
-                    continue;
-                }
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        self.i += 1;
-                        return Some(());
-                    }
-                }
-                _ => {}
+    /// Steps over a member's key and its colon.
+    fn key(&mut self) -> Option<()> {
+        self.ws();
+        self.string()?;
+        self.ws();
+        self.eat(b':')
+    }
+
+    /// Steps over `true`, `false`, `null` or a number as JSON spells it.
+    fn scalar(&mut self) -> Option<()> {
+        let rest = &self.b[self.i..];
+        for literal in [&b"true"[..], b"false", b"null"] {
+            if rest.starts_with(literal) {
+                self.i += literal.len();
+                return Some(());
             }
+        }
+        let _ = self.eat(b'-');
+        match self.peek()? {
+            b'0' => self.i += 1,
+            b'1'..=b'9' => self.digits(),
+            _ => return None,
+        }
+        if self.eat(b'.').is_some() {
+            self.peek().filter(u8::is_ascii_digit)?;
+            self.digits();
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            self.peek().filter(u8::is_ascii_digit)?;
+            self.digits();
+        }
+        Some(())
+    }
+
+    fn digits(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.i += 1;
         }
     }
@@ -455,6 +555,48 @@ mod tests {
         ] {
             assert_eq!(scan(line.as_bytes()), Frame::Opaque, "{line:?}");
         }
+    }
+
+    #[test]
+    fn a_line_that_is_not_json_is_opaque_wherever_it_breaks() {
+        // Each would route, and have its result edited, were only the
+        // brackets counted: the edit would then be spliced into a line
+        // no client can read.
+        let result = r#""result":{"content":[{"type":"text","text":"[1,2]"}]}"#;
+        for bad in [
+            "tru",
+            "nul",
+            "01",
+            "1.",
+            ".5",
+            "-",
+            "1e",
+            "+1",
+            "[}",
+            "[1}",
+            "{\"a\"]",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "[1,]",
+            "[1 2]",
+            "{1:2}",
+            "\"tab\there\"",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "NaN",
+        ] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":1,{result},"bad":{bad}}}"#);
+            assert_eq!(scan(line.as_bytes()), Frame::Opaque, "{line}");
+        }
+        let mut line = format!(r#"{{"id":1,{result},"bad":"x"}}"#).into_bytes();
+        let at = line.len() - 3;
+        line[at] = 0xff;
+        assert_eq!(scan(&line), Frame::Opaque, "invalid UTF-8");
+        // What JSON allows still routes.
+        let good = format!(
+            r#"{{"id":1,{result},"ok":[true,false,null,0,-0.5e-3,1E+2,"\u00e9\n\"\\/",{{}},[],{{"a":[{{}}]}}]}}"#
+        );
+        assert!(matches!(scan(good.as_bytes()), Frame::Single(_)), "{good}");
     }
 
     #[test]

@@ -275,6 +275,168 @@ fn a_python_list_return_becomes_one_text() {
     assert!(record.text_after * 2 < record.text_before, "{record:?}");
 }
 
+/// `n` rows as pretty JSON text items, each with `extra` members after
+/// `text`, and the response whose structuredContent is `{"result": rows}`.
+fn list_return(n: usize, extra: &str) -> String {
+    let rows: Vec<String> = (0..n)
+        .map(|i| format!("{{\n  \"id\": {i},\n  \"name\": \"row {i}\"\n}}"))
+        .collect();
+    let items: Vec<String> = rows
+        .iter()
+        .map(|r| format!(r#"{{"type":"text","text":{}{extra}}}"#, json_string(r)))
+        .collect();
+    let list: Vec<String> = rows
+        .iter()
+        .map(|r| pith::json::stringify(&parse(r)))
+        .collect();
+    format!(
+        r#"{{"jsonrpc":"2.0","id":4,"result":{{"content":[{}],"structuredContent":{{"result":[{}]}}}}}}"#,
+        items.join(","),
+        list.join(",")
+    )
+}
+
+#[test]
+fn items_with_members_of_their_own_are_not_joined() {
+    // Joining makes one new item: annotations and a `_meta` of the
+    // server's would be lost, so such items are rewritten one by one.
+    let extra = r#","annotations":{"audience":["user"],"priority":0.3},"_meta":{"x":1}"#;
+    let line = list_return(5, extra);
+    let (after, _) = edited(&line, "rows", &state(|_| {}));
+    let v = parse(&after);
+    let items = content(&v);
+    assert_eq!(items.len(), 5, "{after}");
+    for (i, item) in items.iter().enumerate() {
+        assert_eq!(
+            item.get("annotations"),
+            Some(&parse(r#"{"audience":["user"],"priority":0.3}"#)),
+            "{after}"
+        );
+        let meta = item.get("_meta").expect("its _meta");
+        assert_eq!(meta.get("x"), Some(&Value::from(1)), "{after}");
+        let text = item.get("text").and_then(Value::as_str).unwrap();
+        let row = parse(&format!(r#"{{"id":{i},"name":"row {i}"}}"#));
+        assert!(reads_back(text, &row), "{text}");
+    }
+    // The same items bare are joined.
+    let (after, _) = edited(&list_return(5, ""), "rows2", &state(|_| {}));
+    assert_eq!(content(&parse(&after)).len(), 1, "{after}");
+}
+
+#[test]
+fn a_repeated_key_leaves_the_result_or_the_item_as_it_is() {
+    // Clients read the last `isError`, the proxy would read the first.
+    let text = records(20);
+    let line = format!(
+        r#"{{"id":1,"result":{{"isError":false,"content":[{{"type":"text","text":{}}}],"isError":true}}}}"#,
+        json_string(&text)
+    );
+    let s = state(|o| o.rewrite_errors = false);
+    let (after, record) = edited(&line, "t", &s);
+    assert_eq!(after, line);
+    assert!(record.is_none());
+    // An item with two texts, or two `_meta`, is not rewritten.
+    for item in [
+        format!(
+            r#"{{"type":"text","text":{0},"text":{0}}}"#,
+            json_string(&text)
+        ),
+        format!(
+            r#"{{"type":"text","text":{},"_meta":{{"a":1}},"_meta":{{"b":2}}}}"#,
+            json_string(&text)
+        ),
+        format!(
+            r#"{{"type":"text","text":{},"_meta":{{"a":1,"a":2}}}}"#,
+            json_string(&text)
+        ),
+    ] {
+        let line = format!(r#"{{"id":1,"result":{{"content":[{item}]}}}}"#);
+        let (after, _) = edited(&line, "t", &state(|_| {}));
+        assert_eq!(after, line);
+    }
+    // A result `_meta` with a repeated key: structuredContent is kept.
+    let same = pith::json::stringify(&parse(&text));
+    let line = format!(
+        r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{}}}],"structuredContent":{same},"_meta":{{"k":1,"k":2}}}}}}"#,
+        json_string(&text)
+    );
+    let (after, _) = edited(&line, "t", &state(|_| {}));
+    assert!(after.contains(r#""structuredContent":"#), "{after}");
+    assert!(after.ends_with(r#""_meta":{"k":1,"k":2}}}"#), "{after}");
+}
+
+#[test]
+fn a_drop_is_always_marked() {
+    // `_meta: null` has no room for the mark: structuredContent stays.
+    let text = records(20);
+    let same = pith::json::stringify(&parse(&text));
+    let line = format!(
+        r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{}}}],"_meta":null,"structuredContent":{same}}}}}"#,
+        json_string(&text)
+    );
+    let (after, _) = edited(&line, "t", &state(|_| {}));
+    let v = parse(&after);
+    let r = v.get("result").unwrap();
+    assert_eq!(r.get("structuredContent"), Some(&parse(&same)), "{after}");
+    assert_eq!(r.get("_meta"), Some(&Value::Null));
+    // The text is still rewritten.
+    assert!(reads_back(&first_text(&v), &parse(&text)));
+    assert_ne!(first_text(&v), text);
+}
+
+#[test]
+fn marks_already_there_are_set_not_repeated() {
+    // pith's SDK helpers mark a text they wrote as JSON; a proxy before
+    // this one may have marked a drop.
+    let text = records(20);
+    let same = pith::json::stringify(&parse(&text));
+    let line = format!(
+        r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{},"_meta":{{"{ENCODING_META_KEY}":"json","z":0}}}}],"structuredContent":{same},"_meta":{{"{STRUCTURED_META_KEY}":"kept"}}}}}}"#,
+        json_string(&text)
+    );
+    let (after, _) = edited(&line, "t", &state(|_| {}));
+    assert_eq!(after.matches(ENCODING_META_KEY).count(), 1, "{after}");
+    assert_eq!(after.matches(STRUCTURED_META_KEY).count(), 1, "{after}");
+    let v = parse(&after);
+    let item = &content(&v)[0];
+    let meta = item.get("_meta").unwrap();
+    assert_eq!(
+        meta.get(ENCODING_META_KEY),
+        Some(&Value::from("pith")),
+        "{after}"
+    );
+    assert_eq!(meta.get("z"), Some(&Value::from(0)));
+    let r = v.get("result").unwrap();
+    assert_eq!(
+        r.get("_meta").unwrap().get(STRUCTURED_META_KEY),
+        Some(&Value::from("dropped")),
+        "{after}"
+    );
+}
+
+#[test]
+fn a_string_that_is_json_text_keeps_its_structured_content() {
+    // A Python tool `-> str` returning `json.dumps(rows)`: the text is the
+    // string, and structuredContent `{"result": "<that text>"}`. The text
+    // is rewritten to the rows' notation, so structuredContent is not
+    // what the text now holds: it is kept.
+    let text = records(20);
+    let line = format!(
+        r#"{{"id":1,"result":{{"content":[{{"type":"text","text":{0}}}],"structuredContent":{{"result":{0}}}}}}}"#,
+        json_string(&text)
+    );
+    let (after, _) = edited(&line, "t", &state(|_| {}));
+    let v = parse(&after);
+    let r = v.get("result").unwrap();
+    let want = parse(&format!(r#"{{"result":{}}}"#, json_string(&text)));
+    assert_eq!(r.get("structuredContent"), Some(&want), "{after}");
+    assert!(reads_back(&first_text(&v), &parse(&text)));
+    // A plain string that is no JSON is still the text: dropped.
+    let line = r#"{"id":1,"result":{"content":[{"type":"text","text":"hello there"}],"structuredContent":{"result":"hello there"}}}"#;
+    let (after, _) = edited(line, "u", &state(|_| {}));
+    assert!(!after.contains("structuredContent\":{"), "{after}");
+}
+
 #[test]
 fn nothing_fits_is_a_short_tool_error_within_the_budget() {
     // One object of 400 keys: no collection to cut.
