@@ -23,7 +23,8 @@
 //! * with [`Structured::DropIfEquivalent`] (the default),
 //!   `structuredContent` that the text holds exactly, and `outputSchema`
 //!   in `tools/list` for the tools whose results may lose it;
-//! * `tools/list`, which gains [`MORE_TOOL`] when a budget is set; the
+//! * `tools/list`, which gains [`MORE_TOOL`] on its last page when a
+//!   budget is set (a server's own tool of that name is taken out); the
 //!   proxy answers that tool's calls itself.
 //!
 //! Images, audio, embedded resources, resource links, unknown content types,
@@ -37,9 +38,11 @@
 //!
 //! The child's stderr is pith's stderr. Requests left unanswered when the
 //! child exits or the client closes stdin get a JSON-RPC error
-//! ([`SERVER_GONE_CODE`]) and pith exits non-zero (see [`run`]). When the
-//! client closes stdin, the child's stdin is closed; a child that does not
-//! exit within [`Options::shutdown_grace`] gets SIGTERM, then SIGKILL.
+//! ([`SERVER_GONE_CODE`]) and pith exits non-zero (see [`run`]); each
+//! starts a line of its own, even after server bytes that lack their
+//! newline. When the client closes stdin, the child's stdin is closed; a
+//! child that does not exit within [`Options::shutdown_grace`] gets
+//! SIGTERM, then SIGKILL.
 //! SIGTERM, SIGINT and SIGHUP are sent on as they came.
 
 mod call;

@@ -11,6 +11,10 @@
 //! Everything for the client goes through one writer task, in the order
 //! it is handed over, and is flushed when nothing more is waiting, so a
 //! burst of messages costs one write and a lone message is not held back.
+//! Each message handed over starts a line of its own: the server's last
+//! bytes may lack their newline (it exited, or died mid-write), and what
+//! comes after them (an error for each request left unanswered, say) would
+//! otherwise be glued to them, and both lost to the client's parser.
 //! A line that needs a long rewrite (at least [`OFFLOAD`] bytes) is
 //! rewritten on the blocking pool and handed to the writer when done;
 //! the lines behind it do not wait for it (a `ping` answered after a 2 MB
@@ -361,12 +365,27 @@ where
 /// Writes what the pumps hand over to the client, in order, flushing when
 /// nothing more is waiting; ends when every sender is gone or the client
 /// stops taking bytes.
+///
+/// Every message handed over is a whole line but the server's last, which
+/// ends where the server stopped writing. A message after that one (the
+/// proxy's own errors and answers, a rewrite that finished later) gets a
+/// newline first, so that it is never glued to the server's bytes; nothing
+/// is added when nothing follows them.
 async fn write_client<O>(client_out: O, mut rx: UnboundedReceiver<Vec<u8>>)
 where
     O: AsyncWrite + Unpin,
 {
     let mut w = BufWriter::with_capacity(BUF, client_out);
+    let mut line_open = false;
     while let Some(bytes) = rx.recv().await {
+        if bytes.is_empty() {
+            // Nothing to write, and no line it could end.
+            continue;
+        }
+        if line_open && w.write_all(b"\n").await.is_err() {
+            return;
+        }
+        line_open = !bytes.ends_with(b"\n");
         if w.write_all(&bytes).await.is_err() {
             return;
         }
@@ -459,11 +478,9 @@ async fn pump_server<R: AsyncRead + Unpin>(
             continue;
         };
         if line.len() < OFFLOAD {
-            let bytes = transform(&actions, &line, &tracker, &state);
-            if out
-                .send(bytes.unwrap_or_else(|| std::mem::take(&mut line)))
-                .is_err()
-            {
+            let (bytes, list_changed) = transform(&actions, &line, &tracker, &state);
+            let bytes = bytes.unwrap_or_else(|| std::mem::take(&mut line));
+            if !deliver(&out, bytes, list_changed) {
                 break;
             }
         } else {
@@ -474,8 +491,8 @@ async fn pump_server<R: AsyncRead + Unpin>(
                 out.clone(),
             );
             running.spawn_blocking(move || {
-                let bytes = transform(&actions, &line, &tracker, &state);
-                let _ = out.send(bytes.unwrap_or(line));
+                let (bytes, list_changed) = transform(&actions, &line, &tracker, &state);
+                deliver(&out, bytes.unwrap_or(line), list_changed);
             });
         }
         give_back(&mut line);
@@ -485,15 +502,24 @@ async fn pump_server<R: AsyncRead + Unpin>(
     while running.join_next().await.is_some() {}
 }
 
-/// The rewritten line for a server line the tracker routed (with, after
-/// it, a `tools/list_changed` notification when the tools' schemas the
-/// client should hold changed), or `None` to forward it as it is.
+/// Hands a server line to the writer, then the `tools/list_changed`
+/// notification if `list_changed`; false once the writer is gone.
+///
+/// The notification is a message of its own, so that the writer starts it
+/// on a new line even when the server's line lacks its newline.
+fn deliver(out: &UnboundedSender<Vec<u8>>, line: Vec<u8>, list_changed: bool) -> bool {
+    out.send(line).is_ok() && (!list_changed || out.send(LIST_CHANGED.to_vec()).is_ok())
+}
+
+/// The rewritten line for a server line the tracker routed, or `None` to
+/// forward it as it is; and whether the tools' schemas the client should
+/// hold changed (the client is then told to list the tools again).
 fn transform(
     actions: &[Action],
     line: &[u8],
     tracker: &Mutex<Tracker>,
     state: &State,
-) -> Option<Vec<u8>> {
+) -> (Option<Vec<u8>>, bool) {
     let mut splice = Splice::default();
     let mut list_changed = false;
     for action in actions {
@@ -524,17 +550,8 @@ fn transform(
             }
         }
     }
-    if splice.is_empty() && !list_changed {
-        return None;
-    }
-    let mut bytes = splice.apply(line);
-    if list_changed {
-        if !bytes.ends_with(b"\n") {
-            bytes.push(b'\n');
-        }
-        bytes.extend_from_slice(LIST_CHANGED);
-    }
-    Some(bytes)
+    let bytes = (!splice.is_empty()).then(|| splice.apply(line));
+    (bytes, list_changed)
 }
 
 /// The `task.taskId` of a `CreateTaskResult`.
@@ -765,6 +782,36 @@ mod tests {
             Some("-32000".into())
         );
         assert!(line.ends_with(b"}}\n"));
+    }
+
+    /// The server's last bytes lack their newline: each message handed
+    /// over after them starts a line of its own, and nothing is added when
+    /// nothing follows.
+    #[tokio::test]
+    async fn messages_after_an_unterminated_line_start_a_new_line() {
+        let answer = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+        let error = error_response(b"2", "the MCP server exited before answering (x)");
+        let (out, rx) = unbounded_channel();
+        for message in [
+            answer.to_vec(),
+            error.clone(),
+            LIST_CHANGED.to_vec(),
+            b"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{".to_vec(),
+        ] {
+            out.send(message).unwrap();
+        }
+        drop(out);
+        let mut client = Vec::new();
+        write_client(&mut client, rx).await;
+        let mut want = answer.to_vec();
+        want.push(b'\n');
+        want.extend_from_slice(&error);
+        want.extend_from_slice(LIST_CHANGED);
+        want.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{");
+        assert_eq!(
+            String::from_utf8(client).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
     }
 
     #[cfg(unix)]

@@ -69,6 +69,18 @@ fn main() {
             "closing_stdin_with_a_call_pending_fails",
             closed_with_pending,
         ),
+        Trial::test(
+            "an_unterminated_last_answer_is_not_glued_to_the_errors",
+            unterminated_last_answer,
+        ),
+        Trial::test(
+            "a_fragment_written_before_dying_is_not_glued_to_the_errors",
+            fragment_before_dying,
+        ),
+        Trial::test(
+            "closing_stdin_after_an_unterminated_answer_keeps_lines_apart",
+            closed_after_unterminated,
+        ),
         Trial::test("sigint_and_sighup_reach_the_server_as_such", same_signal),
         Trial::test("batch_answers_are_rewritten", batches),
         Trial::test("remote_session_headers_and_delete", remote_session),
@@ -781,6 +793,106 @@ fn closed_with_pending() -> Result<(), libtest_mimic::Failed> {
     Ok(())
 }
 
+/// A complete answer the server writes without its newline, as its last bytes.
+const UNTERMINATED: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+
+/// The server answers the first of two calls without a newline and exits:
+/// the answer reaches the client whole, on a line of its own, and the
+/// error for the second call follows on the next line.
+fn unterminated_last_answer() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(&["--raw-after", "2", UNTERMINATED], &[]);
+    s.initialize();
+    s.send(&call(1, "rows", "{}"));
+    s.send(&call(2, "rows", "{}"));
+    let lines = s.recv_all();
+    count_lines(&lines, 2);
+    every_line_is_json(&lines);
+    assert!(
+        lines[0] == format!("{UNTERMINATED}\n").as_bytes(),
+        "the server's bytes, then a newline: {}",
+        show(&lines[0])
+    );
+    assert_gone(&lines[1], "2", "exit status 0");
+    assert_eq!(s.wait().code(), Some(1));
+    Ok(())
+}
+
+/// The server dies halfway through writing an answer: what it wrote
+/// reaches the client as it was, and the errors for both calls each start
+/// a line of their own after it.
+fn fragment_before_dying() -> Result<(), libtest_mimic::Failed> {
+    let fragment = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"te"#;
+    let mut s = Session::start(&["--raw-after", "2", fragment, "--exit-code", "3"], &[]);
+    s.initialize();
+    s.send(&call(1, "rows", "{}"));
+    s.send(&call(2, "rows", "{}"));
+    let lines = s.recv_all();
+    count_lines(&lines, 3);
+    assert!(
+        lines[0] == format!("{fragment}\n").as_bytes(),
+        "the fragment as written, then a newline: {}",
+        show(&lines[0])
+    );
+    every_line_is_json(&lines[1..]);
+    assert_gone(&lines[1], "1", "exit status 3");
+    assert_gone(&lines[2], "2", "exit status 3");
+    assert_eq!(s.wait().code(), Some(3));
+    Ok(())
+}
+
+/// The client closes stdin after the server wrote an answer without its
+/// newline; the server outlives the grace period and gets SIGTERM. The
+/// answer and the error for the other call arrive as two lines.
+fn closed_after_unterminated() -> Result<(), libtest_mimic::Failed> {
+    let mut s = Session::start(
+        &["--raw-after", "2", UNTERMINATED, "--ignore-eof"],
+        &[(GRACE_MS, "500")],
+    );
+    s.initialize();
+    s.send(&call(1, "rows", "{}"));
+    s.send(&call(2, "rows", "{}"));
+    s.close();
+    let lines = s.recv_all();
+    count_lines(&lines, 2);
+    every_line_is_json(&lines);
+    assert!(
+        lines[0] == format!("{UNTERMINATED}\n").as_bytes(),
+        "{}",
+        show(&lines[0])
+    );
+    assert_gone(&lines[1], "2", "killed by signal 15");
+    assert_eq!(s.wait().code(), Some(128 + 15));
+    Ok(())
+}
+
+/// There are `n` lines (all shown when there are not).
+fn count_lines(lines: &[Vec<u8>], n: usize) {
+    let shown: Vec<String> = lines.iter().map(|l| show(l)).collect();
+    assert_eq!(lines.len(), n, "{shown:?}");
+}
+
+/// Each line ends with a newline and holds one JSON text.
+fn every_line_is_json(lines: &[Vec<u8>]) {
+    for line in lines {
+        let text = line.strip_suffix(b"\n").expect("a whole line");
+        assert!(
+            pith::json::parse_bytes(text).is_ok(),
+            "not one JSON message: {}",
+            show(line)
+        );
+    }
+}
+
+/// `line` is the error for the call `id`, naming how the server ended.
+fn assert_gone(line: &[u8], id: &str, how: &str) {
+    let v = parse_line(line);
+    assert_eq!(json(v.get("id").unwrap()), id);
+    let error = v.get("error").expect("an error, not a result");
+    assert_eq!(json(error.get("code").unwrap()), "-32000");
+    let msg = error.get("message").and_then(Value::as_str).unwrap();
+    assert!(msg.contains(how), "{msg}");
+}
+
 /// SIGINT and SIGHUP sent to pith reach the server as the same signal.
 fn same_signal() -> Result<(), libtest_mimic::Failed> {
     for sig in ["INT", "HUP"] {
@@ -1145,6 +1257,11 @@ impl Session {
                 panic!("no line from the proxy within {BOUND:?}");
             }
         }
+    }
+
+    /// Every line until the proxy's stdout closes.
+    fn recv_all(&mut self) -> Vec<Vec<u8>> {
+        std::iter::from_fn(|| self.recv()).collect()
     }
 
     fn recv_after_send(&mut self, line: &str) -> Vec<u8> {

@@ -20,6 +20,10 @@
 //   --die-after N         on the Nth tools/call, kill itself with SIGKILL
 //                         without answering any call
 //   --exit-after N        like --die-after, but exit with status 0
+//   --raw-after N TEXT    on the Nth tools/call, write TEXT exactly as given
+//                         (no newline is added) without answering any call,
+//                         then exit with the --exit-code status (with
+//                         --ignore-eof, keep running)
 //   --exit-code N         exit with status N when stdin ends
 //   --ignore-eof          keep running when stdin ends
 //   --ignore-term         ignore SIGTERM
@@ -36,9 +40,10 @@ import readline from "node:readline";
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
-const value = (name) => {
+// The `n`th word after the flag `name` (the first unless told).
+const value = (name, n = 1) => {
   const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
+  return i >= 0 ? argv[i + n] : undefined;
 };
 
 const logFile = value("--log");
@@ -46,6 +51,7 @@ const log = logFile ? fs.openSync(logFile, "a") : null;
 const hold = Number(value("--hold") ?? 0);
 const dieAfter = Number(value("--die-after") ?? 0);
 const exitAfter = Number(value("--exit-after") ?? 0);
+const rawAfter = Number(value("--raw-after") ?? 0);
 const exitCode = Number(value("--exit-code") ?? 0);
 
 if (value("--signal-log")) {
@@ -184,7 +190,15 @@ function onMessage(msg) {
     calls += 1;
     if (dieAfter && calls >= dieAfter) process.kill(process.pid, "SIGKILL");
     if (exitAfter && calls >= exitAfter) process.exit(0);
-    if (dieAfter || exitAfter) return;
+    if (rawAfter && calls === rawAfter) {
+      // Whatever answers are queued go first, then the raw bytes.
+      const chunk = pendingOut.join("") + value("--raw-after", 2);
+      pendingOut = [];
+      process.stdout.write(chunk, () => {
+        if (!flag("--ignore-eof")) process.exit(exitCode);
+      });
+    }
+    if (dieAfter || exitAfter || rawAfter) return;
     if (hold) {
       held.push(msg);
       if (held.length >= hold) {
