@@ -589,8 +589,26 @@ fn compare(
                 drop_mode || stats.schemas_removed == 0,
                 "keep keeps outputSchema"
             );
+        } else if o_result.contains_key("capabilities") {
+            // The initialize answer: the tools capability declares that
+            // pith may send `notifications/tools/list_changed`.
+            assert!(drop_mode, "keep leaves the initialize answer as it is");
+            let tools = |m: &mut Map| {
+                m.get_mut("capabilities")
+                    .and_then(|c| c.get_mut("tools"))
+                    .and_then(Value::as_object_mut)
+                    .map(|t| t.remove("listChanged"))
+            };
+            assert_eq!(tools(r_result), Some(Some(Value::Bool(true))));
+            if let Some(Some(declared)) = tools(o_result) {
+                assert_ne!(
+                    declared,
+                    Value::Bool(true),
+                    "changed only when not declared"
+                );
+            }
         } else {
-            let tool = tool.expect("only tools/call results are rewritten");
+            let tool = tool.expect("only tools/call and initialize results are rewritten");
             let joined = restore_joined(o_result, r_result);
             stats.joined += joined;
             let (before, after, n) = restore_texts(o_result, r_result);

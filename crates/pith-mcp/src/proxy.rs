@@ -529,6 +529,10 @@ fn transform(
                 crate::tools::edit(line, result.clone(), state, &mut splice);
                 continue;
             }
+            Action::Initialize(result) => {
+                crate::tools::declare_list_changed(line, result.clone(), state, &mut splice);
+                continue;
+            }
             Action::CallResult(tool, result) => (tool, result),
             Action::TaskCreated(tool, result) => {
                 // A server that runs the call as a task answers with the

@@ -1,6 +1,7 @@
 //! The edit of a `tools/list` answer, spliced into the server's bytes:
 //! `outputSchema` held back for the tools whose `structuredContent` may be
-//! dropped, and `pith_more` added when a budget is set.
+//! dropped, and `pith_more` added when a budget is set; and of the
+//! `initialize` answer, whose tools capability then declares `listChanged`.
 //!
 //! With a budget the proxy answers every call of `pith_more` itself, so a
 //! server's own tool of that name can never be reached: its entry is taken
@@ -9,11 +10,50 @@
 //! whose pages each decide alone would otherwise show two tools of that
 //! name when the server's is on an earlier page.
 
-use crate::envelope::{Splice, elements, find, members, string_value};
+use crate::envelope::{Splice, elements, find, members, string_value, unique_keys};
 use crate::more::{MORE_TOOL, tool_definition};
 use crate::options::Structured;
 use crate::state::State;
 use std::ops::Range;
+
+/// Edits the `InitializeResult` whose value spans `result` in `line` so
+/// that its tools capability declares `listChanged: true` when the proxy
+/// may send `notifications/tools/list_changed` (it does when a tool whose
+/// `outputSchema` it held back turns out to need it, with
+/// [`Structured::DropIfEquivalent`]): a client may ignore that
+/// notification from a server that did not declare it. A server without a
+/// tools capability is never told to list tools again, and is left as it is.
+pub(crate) fn declare_list_changed(
+    line: &[u8],
+    result: Range<usize>,
+    state: &State,
+    splice: &mut Splice,
+) {
+    if state.options.structured != Structured::DropIfEquivalent {
+        return;
+    }
+    let object = |at: usize| {
+        (line.get(at) == Some(&b'{'))
+            .then(|| members(line, at))
+            .flatten()
+            .filter(|(spans, _)| unique_keys(line, spans))
+    };
+    let Some((spans, _)) = object(result.start) else {
+        return;
+    };
+    let Some((caps, _)) = find(line, &spans, "capabilities").and_then(|c| object(c.value.start))
+    else {
+        return;
+    };
+    let Some((tools, end)) = find(line, &caps, "tools").and_then(|t| object(t.value.start)) else {
+        return;
+    };
+    match find(line, &tools, "listChanged") {
+        Some(s) if &line[s.value.clone()] == b"true" => {}
+        Some(s) => splice.replace(s.value.clone(), b"true".to_vec()),
+        None => splice.add_member(&tools, end - 1, br#""listChanged":true"#),
+    }
+}
 
 /// Edits the `ListToolsResult` whose value spans `result` in `line`.
 pub(crate) fn edit(line: &[u8], result: Range<usize>, state: &State, splice: &mut Splice) {
@@ -107,6 +147,50 @@ mod tests {
     use super::*;
     use crate::options::Options;
     use pith::Value;
+
+    #[test]
+    fn the_initialize_answer_declares_list_changed() {
+        let edit = |result: &str, structured: Structured| {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+            let start = line.find(r#""result":"#).unwrap() + 9;
+            let o = Options {
+                structured,
+                ..Options::default()
+            };
+            let state = State::new(o, None);
+            let mut splice = Splice::default();
+            declare_list_changed(line.as_bytes(), start..line.len() - 1, &state, &mut splice);
+            let out = String::from_utf8(splice.apply(line.as_bytes())).unwrap();
+            out[start..out.len() - 1].to_owned()
+        };
+        let drop = Structured::DropIfEquivalent;
+        for (result, want) in [
+            (
+                r#"{"capabilities":{"tools":{}},"serverInfo":{"name":"s"}}"#,
+                r#"{"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s"}}"#,
+            ),
+            (
+                r#"{"capabilities":{"tools":{"listChanged":false,"x":1}}}"#,
+                r#"{"capabilities":{"tools":{"listChanged":true,"x":1}}}"#,
+            ),
+            (
+                r#"{"capabilities":{ "tools" : { "x" : 1 } }}"#,
+                r#"{"capabilities":{ "tools" : { "x" : 1,"listChanged":true } }}"#,
+            ),
+            // Already declared, no tools, or a shape the proxy leaves alone.
+            (r#"{"capabilities":{"tools":{"listChanged":true}}}"#, ""),
+            (r#"{"capabilities":{"resources":{}}}"#, ""),
+            (r#"{"capabilities":{"tools":true}}"#, ""),
+            (r#"{"capabilities":{"tools":{},"tools":{}}}"#, ""),
+            (r#"[]"#, ""),
+        ] {
+            let want = if want.is_empty() { result } else { want };
+            assert_eq!(edit(result, drop), want);
+        }
+        // With --structured keep, no list_changed is ever sent.
+        let plain = r#"{"capabilities":{"tools":{}}}"#;
+        assert_eq!(edit(plain, Structured::Keep), plain);
+    }
 
     /// A budget, so that `pith_more` is the proxy's.
     const BUDGET: Option<usize> = Some(2000);

@@ -32,6 +32,8 @@ pub(crate) enum Action {
     TaskCreated(String, Range<usize>),
     /// It answers `tools/list`.
     ToolList(Range<usize>),
+    /// It answers `initialize`.
+    Initialize(Range<usize>),
 }
 
 /// A `tools/call` of `pith_more`, which the proxy answers itself.
@@ -58,6 +60,7 @@ enum Call {
     Tool { name: String, task: bool },
     TaskResult { tool: Option<String> },
     ToolList,
+    Initialize,
     Other,
 }
 
@@ -194,6 +197,7 @@ impl Tracker {
                 Call::TaskResult { tool }
             }
             "tools/list" => Call::ToolList,
+            "initialize" => Call::Initialize,
             _ => Call::Other,
         }
     }
@@ -216,6 +220,7 @@ impl Tracker {
             Call::Tool { name, task: true } => Action::TaskCreated(name, result),
             Call::TaskResult { tool: Some(name) } => Action::CallResult(name, result),
             Call::ToolList => Action::ToolList(result),
+            Call::Initialize => Action::Initialize(result),
             Call::TaskResult { tool: None } | Call::Other => Action::Forward,
         }
     }
@@ -276,6 +281,7 @@ mod tests {
             Action::CallResult(n, r) => (format!("call {n}"), r),
             Action::TaskCreated(n, r) => (format!("task {n}"), r),
             Action::ToolList(r) => ("tools".into(), r),
+            Action::Initialize(r) => ("initialize".into(), r),
         };
         assert_eq!(line[span.start], b'{', "{word}");
         assert_eq!(line[span.end - 1], b'}', "{word}");
