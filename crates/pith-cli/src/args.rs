@@ -214,7 +214,14 @@ pub struct McpProxyArgs {
     pub url: Option<String>,
     /// A header for every request to --url, `Name: value`; `${VAR}` in the
     /// value is read from the environment (repeatable).
-    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    // `requires` alone lets a header through beside a command, which
+    // conflicts with --url (clap-rs/clap#4520): the conflict is stated too.
+    #[arg(
+        long = "header",
+        value_name = "NAME: VALUE",
+        requires = "url",
+        conflicts_with = "command"
+    )]
     pub headers: Vec<String>,
     /// The server command and its arguments (after `--`, or directly after
     /// pith's own options).

@@ -22,6 +22,17 @@ pub fn run(a: McpArgs) -> Result<(), Failure> {
 
 fn proxy(a: McpProxyArgs) -> Result<(), Failure> {
     let options = options(&a)?;
+    // stdout is the client's: closed, every answer would go nowhere while
+    // the server ran for no one (see `start`).
+    if crate::start::stdout_was_closed() {
+        return Err(Failure::Io {
+            name: "stdout".into(),
+            error: std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                "closed when pith started: the client's answers have nowhere to go",
+            ),
+        });
+    }
     let result = match &a.url {
         Some(url) => {
             let remote = pith_mcp::Remote::new(url, &a.headers)

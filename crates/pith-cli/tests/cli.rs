@@ -138,6 +138,9 @@ fn usage_errors_exit_2() {
         &["decode", "--expand-paths", "safe"],
         &["frobnicate"],
         &["tokens", "--tokenizer", "p50k"],
+        // A header is for --url: with a command it would go nowhere.
+        &["mcp", "--header", "A: b", "--", "true"],
+        &["mcp", "--header", "A: b", "true"],
     ] {
         let o = pith(args, "{}");
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -493,6 +496,23 @@ fn a_closed_stdout_is_an_error() {
             stderr(&o)
         );
     }
+    // The proxy's answers would go nowhere: it does not start the server.
+    let marker = std::env::temp_dir().join(format!("pith-mcp-closed-{}", std::process::id()));
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" mcp --no-stats -- touch \"$1\" >&-")
+        .arg(env!("CARGO_BIN_EXE_pith"))
+        .arg(&marker)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "mcp: {}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("pith: stdout: "),
+        "mcp: {}",
+        stderr(&o)
+    );
+    assert!(!marker.exists(), "the server was started");
 }
 
 /// A parent that discards the output opens `/dev/null` for it, often
