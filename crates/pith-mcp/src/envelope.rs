@@ -599,6 +599,53 @@ mod tests {
         assert!(matches!(scan(good.as_bytes()), Frame::Single(_)), "{good}");
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
+        /// A line is routed exactly when it is one JSON object: pith's
+        /// own JSON reader agrees, but for what it refuses beyond the
+        /// grammar (repeated keys, lone surrogates, numbers out of range).
+        #[test]
+        fn a_routed_line_is_json_and_json_is_routed(
+            base in 0usize..4,
+            edits in proptest::collection::vec((0usize..4096, 0u8..=255, 0u8..3), 0..4),
+        ) {
+            let bases = [
+                r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"[1, 2.5e3, -0]"}],"isError":false}}"#,
+                r#"{"id":"a\"b","method":"tools/call","params":{"name":"x","arguments":{"q":[true,null,{"k":"\u00e9\n"}]}}}"#,
+                r#" { "id" : 12345678901234567890 , "result" : [ [ ] , { } , "\/" , 0.5 , 1E+2 ] } "#,
+                r#"{"a":{"b":{"c":[1,[2,[3,{"d":"e"}]]]}},"id":null}"#,
+            ];
+            let mut line = bases[base].as_bytes().to_vec();
+            for (at, byte, how) in edits {
+                let at = at % (line.len() + 1);
+                match how {
+                    0 => line.insert(at, byte),
+                    1 if at < line.len() => {
+                        line.remove(at);
+                    }
+                    _ if at < line.len() => line[at] = byte,
+                    _ => {}
+                }
+            }
+            let routed = !matches!(scan(&line), Frame::Opaque);
+            let parsed = pith::json::parse_bytes(&line);
+            let object = line.trim_ascii_start().first() == Some(&b'{');
+            match &parsed {
+                Ok(_) => proptest::prop_assert!(!object || routed, "{}", String::from_utf8_lossy(&line)),
+                Err(e) if routed => {
+                    use pith::ErrorKind::*;
+                    proptest::prop_assert!(
+                        matches!(e.kind(), DuplicateKey | LoneSurrogate | NumberRange),
+                        "routed, but {e}: {}",
+                        String::from_utf8_lossy(&line)
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
     #[test]
     fn deep_nesting_is_counted_not_recursed() {
         let deep = format!(
