@@ -910,6 +910,45 @@ fn depth_beyond_the_limit_is_refused() {
 }
 
 #[test]
+fn an_output_at_the_limit_still_reads_back() {
+    // A root that is not an object goes under `result`, a level down: a
+    // value 256 levels deep would come out 257 deep, which no reader
+    // takes. It is refused for its depth, not written undecodable.
+    let nest = |depth: usize, root_object: bool| {
+        let mut v = Value::from(1);
+        for _ in 0..depth - usize::from(root_object) {
+            v = Value::Array(vec![v]);
+        }
+        if root_object {
+            v = pith::json::parse(&format!(r#"{{"k":{}}}"#, json::stringify(&v))).unwrap();
+        }
+        v
+    };
+    for format in [Format::Json, Format::Toon] {
+        match run(
+            &nest(256, false),
+            Budget::Tokens(1000),
+            TokenizerKind::O200k,
+            None,
+            format,
+        ) {
+            Err(BudgetError::Render(e)) => {
+                assert_eq!(e.kind(), pith::ErrorKind::DepthLimit);
+                assert!(e.to_string().contains("under `result`"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // One level less, and an object root at the limit, are written
+        // and read back.
+        for v in [nest(255, false), nest(256, true)] {
+            let out = run(&v, Budget::Tokens(5000), TokenizerKind::O200k, None, format).unwrap();
+            let back = decode(format, &out.text);
+            assert!(back.depth() <= 256);
+        }
+    }
+}
+
+#[test]
 fn budget_parses() {
     assert_eq!("1200".parse(), Ok(Budget::Tokens(1200)));
     assert_eq!("unbounded".parse(), Ok(Budget::Unbounded));

@@ -284,6 +284,21 @@ pub fn fit(value: &Value, opts: &FitOptions, render: &Render<'_>) -> Result<Fitt
             ),
         )));
     }
+    // A whole document whose root is not an object of its own goes under
+    // `result`, one level down: at the limit, its output would nest past
+    // what every reader takes.
+    let under_result = !matches!(value, Value::Object(m) if !m.contains_key(READ_OUTPUT));
+    if opts.cursor.is_none() && under_result && value.depth() >= DEFAULT_MAX_DEPTH {
+        return Err(BudgetError::Render(Error::new(
+            ErrorKind::DepthLimit,
+            format!(
+                "expected at most {} levels of nesting in a value cut to a budget whose root is \
+                 not an object (its output holds it under `{RESULT}`, a level deeper, and \
+                 readers take {DEFAULT_MAX_DEPTH}), found {DEFAULT_MAX_DEPTH}",
+                DEFAULT_MAX_DEPTH - 1
+            ),
+        )));
+    }
     let mut fitter = match &opts.cursor {
         None => {
             let tree = Tree::document(value);
