@@ -949,6 +949,35 @@ fn an_output_at_the_limit_still_reads_back() {
 }
 
 #[test]
+fn arrays_of_small_arrays_are_cut_too() {
+    // Every level weighs next to nothing by its own rows (a nested array
+    // counts as `[]`) and every leaf no more than a receipt: judged by
+    // those weights alone, no collection was worth cutting, and no budget
+    // under the whole (about 164,000 tokens) fitted.
+    fn level(depth: usize) -> Value {
+        if depth == 0 {
+            return Value::Array((0..20).map(Value::from).collect());
+        }
+        Value::Array((0..8).map(|_| level(depth - 1)).collect())
+    }
+    let mut m = pith::Map::new();
+    m.insert("a", level(4));
+    let doc = Value::Object(m);
+    let fitted = run(
+        &doc,
+        Budget::Tokens(10_000),
+        TokenizerKind::O200k,
+        None,
+        Format::Json,
+    )
+    .expect("a cut that fits");
+    assert!(fitted.tokens <= 10_000, "{}", fitted.tokens);
+    assert!(fitted.collections_cut >= 1);
+    let out = decode(Format::Json, &fitted.text);
+    assert!(out.get("a_omitted").is_some(), "{}", fitted.text);
+}
+
+#[test]
 fn budget_parses() {
     assert_eq!("1200".parse(), Ok(Budget::Tokens(1200)));
     assert_eq!("unbounded".parse(), Ok(Budget::Unbounded));

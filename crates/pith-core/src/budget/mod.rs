@@ -41,7 +41,8 @@
 //! at 64 bytes plus three per digit of the collection's length. For a
 //! threshold `t`, each collection in view shows its longest prefix whose
 //! weight plus its receipt's is at most `t`, or all of its rows when their
-//! weight is at most `t` or no more than a receipt's; the collections in
+//! weight is at most `t` or its whole compact JSON (nested collections
+//! included) is no more than a receipt's; the collections in
 //! the rows shown come into view in turn. [`fit`] uses the largest `t`
 //! whose rendered output fits. So every collection gets the same allowance
 //! for its own rows: small collections stay whole, large ones are cut to
@@ -125,8 +126,8 @@
 //!
 //! # When nothing fits
 //!
-//! If neither the output with every collection cut to nothing (whole
-//! collections no larger than a receipt excepted) nor the complete output
+//! If neither the output with every collection cut to nothing (collections
+//! whose whole JSON is no larger than a receipt excepted) nor the complete output
 //! fits, [`fit`] returns [`BudgetError::Exceeded`]: the smallest budget
 //! that works for this input (every budget at or above it works), the
 //! tokens of the unbounded output, and an `output_budget_exceeded` notice

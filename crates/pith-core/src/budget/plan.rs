@@ -55,9 +55,12 @@ impl Coll<'_> {
     fn shown(&self, t: u64) -> usize {
         let m = self.len();
         let full = self.full();
-        let k = if full <= t.max(self.receipt) {
-            // A collection within the threshold, or no larger than its own
-            // receipt, is shown whole: cutting it would save nothing.
+        let k = if full <= t || self.span <= self.receipt {
+            // A collection within the threshold, or whose whole text (the
+            // collections nested in it included) is no larger than its own
+            // receipt, is shown whole: cutting it would save nothing. Its
+            // rows' weights alone do not tell that: they count a nested
+            // array as `[]`, and an array of arrays weighs next to nothing.
             m
         } else {
             self.prefix
