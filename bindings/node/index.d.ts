@@ -19,9 +19,13 @@ export type JsonValue =
   | { [key: string]: JsonValue };
 
 /** A value `decode` returns: `bigint` with `{ bigint: true }`, `ExactNumber`
- * with `{ exact: true }`. */
+ * with `{ exact: true }`, and with `{ bigint: true }` for an integer too
+ * long for a `BigInt` (see `DecodeOptions.bigint`). */
 export type Decoded = null | boolean | number | bigint | string | ExactNumber | Decoded[] | { [key: string]: Decoded };
 
+/** Options of `encode` and `fit`. A name not listed here (`fromat`,
+ * `min_readability`) is a TypeError, not ignored, and so is a value of the
+ * wrong type; an option given as `undefined` takes its default. */
 export interface EncodeOptions {
   /** The form to write (default `auto`: the cheapest that keeps every fact,
    * never more tokens than compact JSON). */
@@ -41,12 +45,20 @@ export interface EncodeOptions {
   delimiter?: ',' | '\t' | '|';
 }
 
+/** Options of `decode`. A name not listed here (`bigInt`) is a TypeError,
+ * and so is a flag that is not `true`, `false` or `undefined` (`'yes'`, `1`). */
 export interface DecodeOptions {
   /** Not strict: TOON's spec §14 violations (declared lengths, indentation)
    * are not errors, and table metadata pith never writes is read by the
    * seed's rules (as `pith decode --lenient`). */
   lenient?: boolean;
-  /** Integers beyond ±(2^53 − 1) as `BigInt`. */
+  /** Integers beyond ±(2^53 − 1) as `BigInt`. A few characters spell an
+   * integer of a million digits (`1e+999999`), whose `BigInt` would cost
+   * time and memory out of all proportion to the text: an integer of more
+   * than 1,000,000 digits, or one that would take the `BigInt`s of the text
+   * beyond 100,000 digits and 8 more for each byte of the text, is an
+   * `ExactNumber` instead, exact all the same (never the nearest double,
+   * an infinity). Integers written out in full always fit. */
   bigint?: boolean;
   /** Numbers a JavaScript number does not hold exactly as `ExactNumber`. */
   exact?: boolean;
@@ -71,31 +83,44 @@ export interface Measurement {
 }
 
 /** Encodes a value as text, by default in the cheapest form that keeps every fact.
+ *
+ * Every function's `options` is an object or `undefined` (no options);
+ * `null` and anything else is a TypeError, as is an unknown option.
  * @throws {EncodeError} for a value pith cannot write (a cycle, a lone surrogate, nesting beyond 256 levels), with its path
  * @throws {BudgetExceededError} when no output fits the budget
- * @throws {RangeError} for an option out of range, {TypeError} for one of the wrong type */
+ * @throws {RangeError} for an option out of range, {TypeError} for an unknown option or one of the wrong type */
 export function encode(value: unknown, options?: EncodeOptions): string;
 
-/** Encodes within a token budget and reports what was cut. */
+/** Encodes within a token budget and reports what was cut. The budget is
+ * the second argument only: `budget` among the options is a TypeError. */
 export function fit(value: unknown, budget: number | 'unbounded', options?: Omit<EncodeOptions, 'budget'>): Fitted;
 
 /** Decodes any text `encode` writes (and JSON, and TOON) back to a value.
- * @throws {DecodeError} with `line` and `column` */
+ * @throws {DecodeError} with `line` and `column`
+ * @throws {TypeError} for an unknown option or one of the wrong type */
 export function decode(text: string | Uint8Array, options?: DecodeOptions): Decoded;
 
 /** Counts the tokens of `text` exactly as tiktoken does (`o200k`, `cl100k`), or as ceil(bytes / 4) (`bytes4`). */
 export function countTokens(text: string, tokenizer?: Tokenizer): number;
 
-/** Every form's bytes, tokens and readability score for `value`, and what `auto` chose. */
+/** Every form's bytes, tokens and readability score for `value`, and what `auto` chose.
+ * @throws {TypeError} for an unknown option or one of the wrong type */
 export function measure(value: unknown, options?: { tokenizer?: Tokenizer }): Measurement;
 
-/** A number kept to every digit. `Number(x)` is the nearest double; `x.text` the exact decimal. */
+/** A number kept to every digit. `Number(x)` is the nearest double; `x.text` the exact decimal.
+ * `encode(value, { format: 'json' })` writes it digit for digit on every
+ * Node.js; `JSON.stringify` does only where `JSON.rawJSON` exists (Node.js
+ * 21 and later; see `toJSON`). */
 export class ExactNumber {
   /** @throws {RangeError} for text that is no JSON number pith can keep */
   constructor(text: string);
   readonly text: string;
   toString(): string;
   valueOf(): number;
+  /** For `JSON.stringify`: `JSON.rawJSON(text)`, every digit, where the
+   * runtime has `JSON.rawJSON`; on Node.js 20, which has not, the nearest
+   * double (`Number(x)`), which loses the digits a double does not hold:
+   * use `encode(value, { format: 'json' })` for exact JSON text there. */
   toJSON(): unknown;
 }
 

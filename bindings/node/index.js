@@ -112,6 +112,10 @@ class ExactNumber {
   }
   toJSON() {
     if (hasRawJSON) return JSON.rawJSON(this.text);
+    // Without JSON.rawJSON (Node.js 20) toJSON cannot make JSON.stringify
+    // write the digits as they are, and a string would change the number
+    // into text: the nearest double it is. index.d.ts says so, and points
+    // to encode(value, { format: 'json' }), which is exact everywhere.
     return Number(this.text);
   }
   [Symbol.for('nodejs.util.inspect.custom')]() {
@@ -601,6 +605,96 @@ function unwrap(result, value) {
 // ---------------------------------------------------------------------------
 // Options
 
+// The options each function takes. A name not among them is refused, not
+// ignored: a misspelt option (`fromat`, Python's `min_readability`) would
+// otherwise leave its default in force without a word.
+const ENCODE_OPTIONS = ['format', 'tokenizer', 'minReadability', 'budget', 'cursor', 'indent', 'delimiter'];
+// fit's budget is its second argument; one among the options too would be
+// a second budget, and which one counts a guess.
+const FIT_OPTIONS = ENCODE_OPTIONS.filter((name) => name !== 'budget');
+const DECODE_OPTIONS = ['lenient', 'bigint', 'exact'];
+const MEASURE_OPTIONS = ['tokenizer'];
+
+/** `v` as a message shows what was found. */
+function shown(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'object':
+      return 'an object';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    case 'bigint':
+      return `${v}n`;
+    default:
+      return String(v);
+  }
+}
+
+/** Edits (a character inserted, deleted, replaced, or two neighbours
+ * swapped) that make `a` into `b`. */
+function editDistance(a, b) {
+  const d = [];
+  for (let i = 0; i <= a.length; i++) {
+    d.push([i]);
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        d[0].push(j);
+        continue;
+      }
+      const replace = d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, replace);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2][j - 2] + 1);
+      d[i].push(best);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The name of `known` that `name` most likely misspells, or undefined.
+ * Case, `_` and `-` are ignored (`min_readability`, `bigInt`); beyond
+ * them, one edit in a short name and two in a longer one are closer than
+ * chance. */
+function nearestName(name, known) {
+  if (name.length > 64) return undefined;
+  const plain = (s) => s.toLowerCase().replace(/[_-]/g, '');
+  let nearest;
+  let distance = Infinity;
+  for (const k of known) {
+    const d = editDistance(plain(name), plain(k));
+    if (d < distance) {
+      nearest = k;
+      distance = d;
+    }
+  }
+  return distance <= (name.length <= 4 ? 1 : 2) ? nearest : undefined;
+}
+
+/**
+ * `options` checked as the options of `what` (a function's name, for
+ * messages), whose names are `known`: undefined is none; null, what is no
+ * plain object, and a name not known are TypeErrors (`hints` says more of
+ * some names). The values are checked where they are read.
+ */
+function optionsOf(options, known, what, hints = {}) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`options: expected an object of options for ${what}, or undefined, found ${shown(options)}`);
+  }
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    if (Object.hasOwn(hints, name)) throw new TypeError(`options: ${hints[name]}`);
+    const near = nearestName(name, known);
+    const guess = near === undefined ? '' : `, did you mean ${JSON.stringify(near)}?`;
+    throw new TypeError(`options: unknown option ${JSON.stringify(name)}${guess} (${what} takes ${known.join(', ')})`);
+  }
+  return options;
+}
+
 function optionalString(options, name, fallback) {
   const v = options[name];
   if (v === undefined) return fallback;
@@ -615,15 +709,30 @@ function optionalInteger(options, name, fallback) {
   return v;
 }
 
-function encodeOptions(options, budget) {
-  if (options === null || typeof options !== 'object') throw new TypeError('options: expected an object');
+/** A flag: true or false, and false when not given. Anything else is
+ * refused, not taken by truthiness: `'no'` and `0` are no answers. */
+function optionalBoolean(options, name) {
+  const v = options[name];
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') throw new TypeError(`${name}: expected true or false, found ${shown(v)}`);
+  return v;
+}
+
+/** The native module's options for encode (`what` is `encode`) or fit,
+ * whose budget is `budget`. */
+function encodeOptions(options, what, budget) {
+  const o =
+    what === 'fit'
+      ? optionsOf(options, FIT_OPTIONS, what, { budget: 'fit takes its budget as its second argument, not as an option' })
+      : optionsOf(options, ENCODE_OPTIONS, what);
+  if (what !== 'fit') budget = o.budget;
   const out = {
-    format: optionalString(options, 'format', 'auto'),
-    tokenizer: optionalString(options, 'tokenizer', 'o200k'),
-    minReadability: optionalInteger(options, 'minReadability', 4),
-    cursor: optionalString(options, 'cursor', undefined),
-    indent: optionalInteger(options, 'indent', 2),
-    delimiter: optionalString(options, 'delimiter', ','),
+    format: optionalString(o, 'format', 'auto'),
+    tokenizer: optionalString(o, 'tokenizer', 'o200k'),
+    minReadability: optionalInteger(o, 'minReadability', 4),
+    cursor: optionalString(o, 'cursor', undefined),
+    indent: optionalInteger(o, 'indent', 2),
+    delimiter: optionalString(o, 'delimiter', ','),
   };
   if (typeof budget === 'string') out.budgetName = budget;
   else if (budget !== undefined) {
@@ -645,8 +754,8 @@ function encodeOptions(options, budget) {
  * @param {import('./index').EncodeOptions} [options]
  * @returns {string}
  */
-function encode(value, options = {}) {
-  const opts = encodeOptions(options, options && options.budget);
+function encode(value, options) {
+  const opts = encodeOptions(options, 'encode');
   return unwrap(native.encode(tapeOf(value), opts, false), value).text;
 }
 
@@ -657,9 +766,9 @@ function encode(value, options = {}) {
  * @param {import('./index').EncodeOptions} [options]
  * @returns {import('./index').Fitted}
  */
-function fit(value, budget, options = {}) {
+function fit(value, budget, options) {
   if (budget === undefined) throw new TypeError('budget: expected a number of tokens or "unbounded"');
-  const opts = encodeOptions(options, budget);
+  const opts = encodeOptions(options, 'fit', budget);
   const out = unwrap(native.encode(tapeOf(value), opts, true), value);
   return {
     text: out.text,
@@ -701,11 +810,11 @@ function loneSurrogate(s) {
  * @param {import('./index').DecodeOptions} [options]
  * @returns {unknown}
  */
-function decode(text, options = {}) {
-  if (options === null || typeof options !== 'object') throw new TypeError('options: expected an object');
-  const lenient = options.lenient === true;
-  const bigint = options.bigint === true;
-  const exact = options.exact === true;
+function decode(text, options) {
+  const o = optionsOf(options, DECODE_OPTIONS, 'decode');
+  const lenient = optionalBoolean(o, 'lenient');
+  const bigint = optionalBoolean(o, 'bigint');
+  const exact = optionalBoolean(o, 'exact');
   let input = text;
   if (typeof text === 'string') {
     if (!text.isWellFormed()) {
@@ -742,8 +851,8 @@ function countTokens(text, tokenizer = 'o200k') {
  * @param {unknown} value
  * @param {{ tokenizer?: string }} [options]
  */
-function measure(value, options = {}) {
-  const tokenizer = optionalString(options, 'tokenizer', 'o200k');
+function measure(value, options) {
+  const tokenizer = optionalString(optionsOf(options, MEASURE_OPTIONS, 'measure'), 'tokenizer', 'o200k');
   return JSON.parse(unwrap(native.measure(tapeOf(value), tokenizer), value));
 }
 
@@ -894,6 +1003,19 @@ function build(t) {
  * as `pith mcp` would send it: `{ text, encoding, budget }`. */
 function toolText(result, minSaving, budget, tokenizer) {
   if (typeof result === 'string') {
+    // Node-API hands a string over as UTF-8 with each lone surrogate
+    // replaced by U+FFFD, so the text sent would not be the tool's. Such a
+    // text is refused, as encode refuses such a string in a value.
+    if (!result.isWellFormed()) {
+      const at = loneSurrogate(result);
+      const p = position(result, at);
+      const unit = result.charCodeAt(at).toString(16).toUpperCase();
+      throw new EncodeError(
+        `at $: the text holds a lone surrogate (U+${unit}) at line ${p.line}, column ${p.column}, ` +
+          'which UTF-8 (and so pith) cannot hold',
+        { path: '$', code: 'LoneSurrogate' },
+      );
+    }
     return unwrap(native.toolText(result, undefined, minSaving, budget, tokenizer));
   }
   return unwrap(native.toolText(undefined, tapeOf(result), minSaving, budget, tokenizer), result);
@@ -910,3 +1032,4 @@ exports.EncodeError = EncodeError;
 exports.BudgetExceededError = BudgetExceededError;
 exports._toolText = toolText;
 exports._tapeOf = tapeOf;
+exports._optionsOf = optionsOf;

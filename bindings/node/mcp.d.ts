@@ -19,6 +19,9 @@ export interface CallToolResult {
   [key: string]: unknown;
 }
 
+/** The helpers' options: an object or `undefined` (no options). `null`, a
+ * name not listed here (`min_saving`) and a value of the wrong type are
+ * TypeErrors, not ignored. */
 export interface Options {
   /** Rewrite only when that saves at least this many tokens (default 10, as `pith mcp`). */
   minSaving?: number;
@@ -30,11 +33,16 @@ export interface Options {
 }
 
 /** A tool's return value (a string is taken as the tool's own text) as the
- * CallToolResult `pith mcp` would send. */
+ * CallToolResult `pith mcp` would send.
+ * @throws an `EncodeError` (of `@pith-format/pith`) for a value `encode`
+ * refuses, with its path, and for a string holding a lone surrogate, with
+ * its line and column in the message: UTF-8, and so pith, cannot hold one.
+ * @throws {TypeError} for an unknown option or one of the wrong type */
 export function toolResult(value: unknown, options?: Options): CallToolResult & { content: [TextContent] };
 
 /** `result` with its text items rewritten as the proxy rewrites them; an
- * error result, and items that are not text, are left as they are. */
+ * error result, items that are not text, and texts holding a lone
+ * surrogate (no JSON to rewrite) are left as they are. */
 export function rewriteResult<R extends CallToolResult>(result: R, options?: Options): R;
 
 /** A tool callback whose return value goes through `toolResult`: pass it to

@@ -19,11 +19,12 @@
 // The results are plain objects of the SDK's CallToolResult shape, so this
 // module needs nothing from the SDK itself.
 
-const { _toolText: toolText } = require('./index.js');
+const { _toolText: toolText, _optionsOf: optionsOf } = require('./index.js');
+
+const OPTIONS = ['minSaving', 'budget', 'tokenizer'];
 
 function checked(options) {
-  if (options === null || typeof options !== 'object') throw new TypeError('options: expected an object');
-  const { minSaving = 10, budget, tokenizer = 'o200k' } = options;
+  const { minSaving = 10, budget, tokenizer = 'o200k' } = optionsOf(options, OPTIONS, 'pith/mcp');
   if (!Number.isSafeInteger(minSaving)) throw new TypeError(`minSaving: expected an integer, found ${String(minSaving)}`);
   if (budget !== undefined && budget !== null && !Number.isSafeInteger(budget)) {
     throw new TypeError(`budget: expected a number of tokens, found ${String(budget)}`);
@@ -49,12 +50,14 @@ function rewrite(result, o) {
  *
  * `value` is any value `encode` takes, or a string, which is taken as the
  * tool's own text (a string holding a JSON object or array is re-encoded,
- * as the proxy re-encodes such texts).
+ * as the proxy re-encodes such texts). A string holding a lone surrogate
+ * is refused with an EncodeError naming its line and column, as encode
+ * refuses such a string in a value: it has no UTF-8, so no text pith sends.
  * @param {unknown} value
  * @param {import('./mcp').Options} [options]
  * @returns {import('./mcp').CallToolResult}
  */
-function toolResult(value, options = {}) {
+function toolResult(value, options) {
   const out = rewrite(value, checked(options));
   const item = { type: 'text', text: out.text };
   const meta = metaOf(out);
@@ -65,13 +68,14 @@ function toolResult(value, options = {}) {
 /**
  * `result` with its text items rewritten as the proxy rewrites them. An
  * error result is returned as it is; so are items that are not text, and
- * texts that are not JSON or would not save `minSaving` tokens.
+ * texts that are not JSON (one with a lone surrogate is not) or would not
+ * save `minSaving` tokens.
  * `structuredContent` and the other members are kept.
  * @param {import('./mcp').CallToolResult} result
  * @param {import('./mcp').Options} [options]
  * @returns {import('./mcp').CallToolResult}
  */
-function rewriteResult(result, options = {}) {
+function rewriteResult(result, options) {
   const o = checked(options);
   if (result === null || typeof result !== 'object' || !Array.isArray(result.content)) {
     throw new TypeError('result: expected a CallToolResult, an object with a content array');
@@ -81,6 +85,9 @@ function rewriteResult(result, options = {}) {
   const content = result.content.map((item) => {
     if (item === null || typeof item !== 'object' || item.type !== 'text' || typeof item.text !== 'string') return item;
     if (item._meta !== undefined && (item._meta === null || typeof item._meta !== 'object')) return item;
+    // A lone surrogate makes the text no JSON (JSON is Unicode text) and
+    // would reach pith as U+FFFD: the server's text is passed on as it is.
+    if (!item.text.isWellFormed()) return item;
     const out = rewrite(item.text, o);
     const meta = metaOf(out);
     if (Object.keys(meta).length === 0) return item;
@@ -100,7 +107,7 @@ function rewriteResult(result, options = {}) {
  * @param {import('./mcp').Options} [options]
  * @returns {(...args: A) => import('./mcp').CallToolResult | Promise<import('./mcp').CallToolResult>}
  */
-function encoded(callback, options = {}) {
+function encoded(callback, options) {
   if (typeof callback !== 'function') throw new TypeError('callback: expected a function');
   checked(options);
   const wrapped = function (...args) {

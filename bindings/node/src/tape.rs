@@ -49,6 +49,18 @@ use std::collections::HashMap;
 /// Whole numbers are spelled out for `BigInt` up to this many digits.
 const MAX_BIGINT_DIGITS: usize = 1_000_000;
 
+/// The digits the `BigInt`s of one text may hold in all: this many, and
+/// [`BIGINT_DIGITS_PER_BYTE`] more for each byte of the text. An exponent
+/// spells a million digits in nine bytes (`1e999999`), and V8 takes about
+/// a tenth of a second to make a `BigInt` of them, so without a bound on
+/// the total a line of such numbers would cost seconds and gigabytes;
+/// integers written out in full never use more than the text's length.
+const BIGINT_DIGITS_FLOOR: usize = 100_000;
+
+/// See [`BIGINT_DIGITS_FLOOR`]: room for a column of round numbers such
+/// as `1e+30` (31 digits in six bytes with its separator).
+const BIGINT_DIGITS_PER_BYTE: usize = 8;
+
 /// The largest integer a double holds exactly, with all below it.
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
@@ -75,7 +87,8 @@ const MAX_REPEATS: usize = 1 << 20;
 /// How numbers cross.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Numbers {
-    /// Integers beyond ±(2^53 − 1) as `BigInt`.
+    /// Integers beyond ±(2^53 − 1) as `BigInt`, those of too many digits
+    /// (see [`BIGINT_DIGITS_FLOOR`]) as exact decimals.
     pub bigint: bool,
     /// Numbers a double does not hold exactly as exact decimals.
     pub exact: bool,
@@ -221,6 +234,8 @@ pub struct Builder {
     recent: Vec<Option<u32>>,
     repeats: Repeats,
     digits: Vec<u8>,
+    /// The digits `BigInt`s may still hold (see [`BIGINT_DIGITS_FLOOR`]).
+    bigint_digits_left: usize,
 }
 
 impl Builder {
@@ -251,6 +266,9 @@ impl Builder {
             recent: Vec::new(),
             repeats: Repeats::new(),
             digits: Vec::new(),
+            bigint_digits_left: BIGINT_DIGITS_PER_BYTE
+                .saturating_mul(len)
+                .saturating_add(BIGINT_DIGITS_FLOOR),
         }
     }
 
@@ -307,11 +325,17 @@ impl Builder {
             return self.double(v as f64);
         }
         if n.is_integer() && self.numbers.bigint {
-            match decoded(n, MAX_BIGINT_DIGITS) {
-                Decoded::Small(v) => return self.spelled(AS_BIGINT, &v.to_string()),
-                Decoded::Digits(d) => return self.spelled(AS_BIGINT, &d),
-                Decoded::Text(_) => {}
-            }
+            let most = MAX_BIGINT_DIGITS.min(self.bigint_digits_left);
+            let digits = match decoded(n, most) {
+                Decoded::Small(v) => v.to_string(),
+                Decoded::Digits(d) => d,
+                // Too many digits for a `BigInt` (see the limits above):
+                // its exact text, as `exact` gives numbers a double does
+                // not hold, where the nearest double would be an infinity.
+                Decoded::Text(text) => return self.spelled(AS_EXACT, &text),
+            };
+            self.bigint_digits_left = self.bigint_digits_left.saturating_sub(digits.len());
+            return self.spelled(AS_BIGINT, &digits);
         }
         let f = nearest_f64(n, &mut self.digits);
         if self.numbers.exact && Number::from_f64(f).as_ref() != Some(n) {
@@ -595,6 +619,62 @@ mod tests {
             exact_only.text,
             "90071992547409931e+4000.1000000000000000055511"
         );
+    }
+
+    /// An integer a `BigInt` would cost too much for crosses as its exact
+    /// text, never as the nearest double (an infinity): one of more than
+    /// a million digits, and any beyond what one text's `BigInt`s may hold.
+    #[test]
+    fn integers_too_long_for_a_bigint_are_exact_decimals() {
+        let v =
+            pith::json::parse("[1e1000000, -1e999999999, 1e99999, 1e99999, 12345678901234567890]")
+                .unwrap();
+        for numbers in [
+            Numbers {
+                bigint: true,
+                exact: false,
+            },
+            Numbers {
+                bigint: true,
+                exact: true,
+            },
+        ] {
+            // A tape made for no text: BIGINT_DIGITS_FLOOR digits in all,
+            // which the first 1e99999 uses up.
+            let t = tape(&v, numbers);
+            assert!(t.nums.is_empty());
+            assert_eq!(
+                t.text,
+                format!(
+                    "1e+1000000-1e+9999999991{}1e+9999912345678901234567890",
+                    "0".repeat(99_999)
+                )
+            );
+            let spelled = |how: u32, len: u32| [NUMBER | how << 3, NARROW_STRING | len << 3];
+            let mut want = vec![ARRAY | 5 << 3];
+            for (how, len) in [
+                (AS_EXACT, 10),
+                (AS_EXACT, 13),
+                (AS_BIGINT, 100_000),
+                (AS_EXACT, 8),
+                (AS_EXACT, 20),
+            ] {
+                want.extend(spelled(how, len));
+            }
+            assert_eq!(t.ops, want);
+        }
+        // A longer text has room for more.
+        let two = pith::json::parse("[1e99999, 1e99999]").unwrap();
+        let bigint = Numbers {
+            bigint: true,
+            exact: false,
+        };
+        let mut b = Builder::for_text(bigint, 12_500);
+        pith_bindings::sink::walk(&two, &mut b);
+        let t = b.finish();
+        assert_eq!(t.text.len(), 200_000);
+        assert_eq!(t.ops[1], NUMBER | AS_BIGINT << 3);
+        assert_eq!(t.ops[3], NUMBER | AS_BIGINT << 3);
     }
 
     /// The short forms the reader sends give the doubles a value's

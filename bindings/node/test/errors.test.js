@@ -136,6 +136,63 @@ test('options out of range are RangeErrors, of the wrong type TypeErrors, each n
   assert.throws(() => pith.countTokens('\uD800'), TypeError);
 });
 
+test('an unknown option, or a value of the wrong type, is a TypeError naming it', () => {
+  const { fit, measure } = pith;
+  const value = { a: [1, 2] };
+  const unknown = [
+    [() => encode(value, { fromat: 'json' }), 'fromat', 'format', 'encode'],
+    [() => encode(value, { min_readability: 5 }), 'min_readability', 'minReadability', 'encode'],
+    [() => encode(value, { Indent: 4 }), 'Indent', 'indent', 'encode'],
+    [() => fit(value, 100, { delimeter: '|' }), 'delimeter', 'delimiter', 'fit'],
+    [() => decode('12345678901234567890123', { bigInt: true }), 'bigInt', 'bigint', 'decode'],
+    [() => decode('a: 1', { strict: false }), 'strict', null, 'decode'],
+    [() => measure(value, { tokeniser: 'cl100k' }), 'tokeniser', 'tokenizer', 'measure'],
+  ];
+  for (const [call, name, near, what] of unknown) {
+    assert.throws(
+      call,
+      (e) =>
+        e instanceof TypeError &&
+        e.message.startsWith(`options: unknown option "${name}"${near ? `, did you mean "${near}"?` : ''} (${what} takes `),
+      name,
+    );
+  }
+  // fit's budget is its argument, never an option beside it.
+  assert.throws(() => fit(value, 100, { budget: 5 }), (e) => e instanceof TypeError && /^options: fit takes its budget as its second argument/.test(e.message));
+  // Flags are true or false: anything else would be taken by truthiness.
+  for (const name of ['lenient', 'bigint', 'exact']) {
+    for (const [v, found] of [['yes', '"yes"'], [1, '1'], [0, '0'], [null, 'null'], ['false', '"false"']]) {
+      assert.throws(
+        () => decode('a: 1', { [name]: v }),
+        (e) => e instanceof TypeError && e.message === `${name}: expected true or false, found ${found}`,
+        `${name}: ${found}`,
+      );
+    }
+  }
+  assert.throws(() => measure(value, { tokenizer: 5 }), (e) => e instanceof TypeError && /^tokenizer: /.test(e.message));
+  // Options are an object or undefined: null, arrays and strings are refused with a message.
+  for (const [call, what] of [
+    [(o) => encode(value, o), 'encode'],
+    [(o) => fit(value, 100, o), 'fit'],
+    [(o) => decode('a: 1', o), 'decode'],
+    [(o) => measure(value, o), 'measure'],
+  ]) {
+    for (const [options, found] of [[null, 'null'], [['json'], 'an array'], ['json', '"json"'], [true, 'true']]) {
+      assert.throws(
+        () => call(options),
+        (e) => e instanceof TypeError && e.message === `options: expected an object of options for ${what}, or undefined, found ${found}`,
+        `${what}: ${found}`,
+      );
+    }
+  }
+  // undefined, for the options or any one of them, is no options.
+  assert.equal(encode(value, undefined), encode(value));
+  assert.equal(encode(value, { format: undefined, budget: undefined }), encode(value));
+  assert.deepEqual(decode('a: 1', { bigint: undefined, lenient: false }), { a: 1 });
+  assert.equal(measure(value, undefined).tokenizer, 'o200k');
+  assert.equal(fit(value, 'unbounded', undefined).text, encode(value));
+});
+
 test('a budget no output fits is a BudgetExceededError with the notice', () => {
   const rows = Array.from({ length: 50 }, (_, i) => ({ id: i, name: `item ${i}` }));
   const out = run(['encode', '-', '--budget', '5'], Buffer.from(JSON.stringify({ rows })));

@@ -101,3 +101,50 @@ test('the helpers without a server', () => {
   assert.equal(wrapped.length, 2);
   assert.equal(wrapped(1, 2).content[0].text, '[1,2]');
 });
+
+test('a text with a lone surrogate is refused by toolResult and passed on as it is by rewriteResult', () => {
+  // Node-API would hand such a text to pith with U+FFFD in place of the
+  // surrogate, and _meta would call the changed text a faithful encoding.
+  assert.throws(
+    () => mcp.toolResult('a\uD800b'),
+    (e) =>
+      e instanceof pith.EncodeError &&
+      e.path === '$' &&
+      e.code === 'LoneSurrogate' &&
+      e.message === 'at $: the text holds a lone surrogate (U+D800) at line 1, column 2, which UTF-8 (and so pith) cannot hold',
+  );
+  assert.throws(() => mcp.toolResult('[1,\n "é\uDC00"]'), (e) => e instanceof pith.EncodeError && /\(U\+DC00\) at line 2, column 4,/.test(e.message));
+  // In a value, as encode refuses it: with its path.
+  assert.throws(() => mcp.toolResult({ rows: ['x\uD800'] }), (e) => e instanceof pith.EncodeError && e.path === 'rows[0]');
+  const wrapped = mcp.encoded(() => 'x\uDBFF');
+  assert.throws(() => wrapped(), pith.EncodeError);
+  // rewriteResult leaves such an item, and the result, as they are.
+  const rows = Array.from({ length: 30 }, (_, i) => `{"id":${i},"name":"user${i}","s":"x\uD800"}`);
+  const result = { content: [{ type: 'text', text: `[${rows.join(',')}]` }] };
+  assert.equal(mcp.rewriteResult(result), result);
+  assert.equal(result.content[0].text.includes('\uFFFD'), false);
+  // Beside a well-formed item, which is rewritten.
+  const good = { type: 'text', text: pith.encode(orders(20), { format: 'json' }) };
+  const mixed = mcp.rewriteResult({ content: [result.content[0], good] });
+  assert.equal(mixed.content[0], result.content[0]);
+  assert.deepEqual(mixed.content[1]._meta, { 'pith/encoding': 'pith' });
+});
+
+test('the helpers refuse unknown options and options of the wrong type', () => {
+  const cases = [
+    [{ min_saving: 100000 }, /^options: unknown option "min_saving", did you mean "minSaving"\? \(pith\/mcp takes minSaving, budget, tokenizer\)$/],
+    [{ tokeniser: 'cl100k' }, /did you mean "tokenizer"\?/],
+    [{ budgett: 5 }, /did you mean "budget"\?/],
+    [{ encoding: 'toon' }, /^options: unknown option "encoding" \(pith/],
+    [null, /^options: expected an object of options for pith\/mcp, or undefined, found null$/],
+    [[], /found an array$/],
+    [{ tokenizer: 5 }, /^tokenizer: /],
+  ];
+  for (const [options, message] of cases) {
+    for (const call of [() => mcp.toolResult({ a: 1 }, options), () => mcp.rewriteResult({ content: [] }, options), () => mcp.encoded(() => 1, options)]) {
+      assert.throws(call, (e) => e instanceof TypeError && message.test(e.message), JSON.stringify(options));
+    }
+  }
+  assert.deepEqual(mcp.toolResult({ a: 1 }, undefined), { content: [{ type: 'text', text: '{"a":1}' }]});
+  assert.deepEqual(mcp.toolResult({ a: 1 }, { minSaving: undefined, budget: undefined }).content[0].text, '{"a":1}');
+});

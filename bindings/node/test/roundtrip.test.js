@@ -39,6 +39,38 @@ test('a whole number written with an exponent is a BigInt too', () => {
   assert.equal(decode('n: -12345678901234567891', { bigint: true }).n, -12345678901234567891n);
 });
 
+test('an integer too long for a BigInt is an ExactNumber, never Infinity', () => {
+  // A few characters spell an integer of a million digits or a billion:
+  // as a BigInt it would cost seconds and gigabytes, as the nearest double
+  // it would be an infinity. Its exact text crosses instead.
+  for (const options of [{ bigint: true }, { bigint: true, exact: true }]) {
+    for (const [text, exact] of [
+      ['1e1000000', '1e+1000000'],
+      ['-1e999999999', '-1e+999999999'],
+      ['n: 1.5e+2000000', '1.5e+2000000'],
+    ]) {
+      const v = decode(text, options);
+      const n = typeof v === 'object' && !(v instanceof ExactNumber) ? v.n : v;
+      assert.ok(n instanceof ExactNumber, `${text}: ${String(n)}`);
+      assert.equal(n.text, exact);
+      assert.equal(encode(n), exact);
+    }
+  }
+  // The BigInts of one text hold 100,000 digits and 8 a byte of the text in
+  // all, so a short text of such numbers costs milliseconds: the first
+  // 1e99999 is a BigInt, the rest are exact decimals.
+  const many = `[${Array(1000).fill('1e99999').join(',')}]`;
+  const started = process.hrtime.bigint();
+  const back = decode(many, { bigint: true });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  assert.equal(back[0], 10n ** 99999n);
+  assert.ok(back.slice(1).every((x) => x instanceof ExactNumber && x.text === '1e+99999'));
+  assert.ok(ms < 2000, `${many.length} bytes took ${ms} ms`);
+  // Integers written out in full are BigInts however long.
+  const digits = '9'.repeat(300000);
+  assert.equal(decode(`[${digits}, ${digits}]`, { bigint: true })[1], BigInt(digits));
+});
+
 test('exact decimals keep every digit', () => {
   const texts = ['0.1000000000000000055511', '123456789012345678901234567890.5', '1E+400', '-1e-400', '3.14159265358979323846264338327950288'];
   // Decoded numbers are spelled as pith writes them: digits or a mantissa and an exponent.
@@ -57,6 +89,17 @@ test('exact decimals keep every digit', () => {
   assert.equal(Number(d.c), 0.1);
   // Without it, the nearest double.
   assert.equal(decode('x: 0.1000000000000000055511').x, 0.1);
+});
+
+test('an ExactNumber\'s JSON is exact with JSON.rawJSON; encode writes exact JSON on every Node', () => {
+  const text = '0.1000000000000000055511151231257827';
+  const v = { x: decode(text, { exact: true }) };
+  assert.ok(v.x instanceof ExactNumber);
+  // Node 20 has no JSON.rawJSON: JSON.stringify writes the nearest double,
+  // as index.d.ts says, and encode's json form is the exact text.
+  const stringified = typeof JSON.rawJSON === 'function' ? `{"x":${text}}` : '{"x":0.1}';
+  assert.equal(JSON.stringify(v), stringified);
+  assert.equal(encode(v, { format: 'json' }), `{"x":${text}}`);
 });
 
 test('ExactNumber refuses text that is no number pith keeps', () => {

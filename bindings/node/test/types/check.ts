@@ -44,6 +44,10 @@ encode(1, { budget: 'lots' });
 decode(42);
 // @ts-expect-error: no such tokenizer
 countTokens('x', 'p50k');
+// @ts-expect-error: no such option (refused at run time too)
+encode(1, { fromat: 'json' });
+// @ts-expect-error: a flag is true or false
+decode('a: 1', { bigint: 'yes' });
 // @ts-expect-error: a text's line is a number
 const line: string = new DecodeError().line;
 
