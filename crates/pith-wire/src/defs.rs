@@ -502,6 +502,19 @@ fn parse_fields(m: &Map, path: &mut Path, known: &dyn Fn(&str) -> bool) -> Resul
                 ),
             )
         })?;
+        // One `?` marks the field optional, so a name that ends in `?` could
+        // be declared only for an optional field (`x??`): the required field
+        // would read as optional, and JSON Schema import would refuse the
+        // property export writes for it. No field's own name ends in `?`.
+        if name.ends_with('?') {
+            return Err(schema_err(
+                path,
+                format!(
+                    "expected a field name that does not end in `?` (a single `?` after the name marks the field optional), found the key {}",
+                    quoted(key)
+                ),
+            ));
+        }
         if !names.insert(name.clone()) {
             return Err(schema_err(
                 path,

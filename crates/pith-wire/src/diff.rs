@@ -28,10 +28,16 @@
 //! | type changed otherwise | breaks both |
 //!
 //! Types are compared by the values they admit, so `'a' | 'b'` and
-//! `'b' | 'a'` are the same type, while a reference to a type of the same
-//! name in both versions counts as unchanged at the reference: a change
-//! inside that type is reported once, where it is defined. Fields whose
-//! types are objects on both sides are compared field by field.
+//! `'b' | 'a'` are the same type, so are `Record` and
+//! `Record<string, unknown>`, and so are `unknown` and a union that has,
+//! for every JSON kind, a member admitting all of that kind
+//! (`string | number | boolean | null | unknown[] | Record`, or a recursive
+//! `Json` type of that shape). Where the comparison cannot tell, it takes
+//! the worse answer: it may report a break that is none, never miss one.
+//! A reference to a type of the same name in both versions counts as
+//! unchanged at the reference: a change inside that type is reported once,
+//! where it is defined. Fields whose types are objects on both sides are
+//! compared field by field.
 
 use super::check::frame_limit;
 use super::defs::Schema;
@@ -225,6 +231,7 @@ impl Differ<'_> {
             old: self.old,
             new: self.new,
             assumed: HashSet::new(),
+            made: Vec::new(),
             steps: 0,
             nesting: 0,
         };
@@ -333,11 +340,30 @@ enum Side {
 struct Subtype<'s> {
     old: &'s Schema,
     new: &'s Schema,
-    /// Pairs of named types assumed related while comparing them (recursive types).
-    assumed: HashSet<(Side, String, Side, String)>,
+    /// Questions taken to hold while they are being answered, so that a
+    /// recursive type meets itself and stops instead of going round.
+    assumed: HashSet<Assumption>,
+    /// The same assumptions in the order they were made: a refuted one
+    /// takes back every later one, since those may have held only because
+    /// it was assumed.
+    made: Vec<Assumption>,
     steps: usize,
     /// How many comparisons enclose the current one.
     nesting: usize,
+}
+
+/// A question about named types, assumed to hold while it is answered.
+///
+/// Assuming is sound because loading refuses bare cycles: the question can
+/// come back only through an array, record or object, so the assumption is
+/// only ever used for values nested one level deeper than the ones it
+/// answers for.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Assumption {
+    /// Every value of the first named type is a value of the second.
+    Within(Side, String, Side, String),
+    /// Every JSON value is a value of the named type.
+    Everything(Side, String),
 }
 
 /// How many comparisons one question may take before answering "no".
@@ -371,17 +397,16 @@ impl<'s> Subtype<'s> {
                 if x == y {
                     return true;
                 }
-                let key = (sa, x.clone(), sb, y.clone());
-                if !self.assumed.insert(key.clone()) {
-                    return true;
-                }
                 let (ta, tb) = (self.schema(sa).resolve(x), self.schema(sb).resolve(y));
-                let yes = self.sub(ta, sa, tb, sb);
-                if !yes {
-                    // A refuted assumption must not answer a later question.
-                    self.assumed.remove(&key);
-                }
-                yes
+                self.assuming(Assumption::Within(sa, x.clone(), sb, y.clone()), |s| {
+                    s.sub(ta, sa, tb, sb)
+                })
+            }
+            (Type::Unknown, Type::Ref(y)) => {
+                let tb = self.schema(sb).resolve(y);
+                self.assuming(Assumption::Everything(sb, y.clone()), |s| {
+                    s.sub(a, sa, tb, sb)
+                })
             }
             (Type::Ref(x), _) => {
                 let ta = self.schema(sa).resolve(x);
@@ -392,6 +417,10 @@ impl<'s> Subtype<'s> {
                 self.sub(a, sa, tb, sb)
             }
             (Type::Union(ms), _) => ms.iter().all(|m| self.sub(m, sa, b, sb)),
+            // `unknown` is the union of every JSON kind, each unconstrained:
+            // it fits where each of them fits, though no one member of a
+            // union such as `string | number | … | unknown[]` holds it all.
+            (Type::Unknown, _) => every_kind().iter().all(|k| self.sub(k, sa, b, sb)),
             (_, Type::Union(ns)) => ns.iter().any(|n| self.sub(a, sa, n, sb)),
             (Type::Literal(s), Type::Literal(t)) => s == t,
             (Type::Literal(_), Type::String)
@@ -403,12 +432,35 @@ impl<'s> Subtype<'s> {
             | (Type::Record(_) | Type::Object(_), Type::Record(None)) => true,
             (Type::Array(x), Type::Array(y)) => self.sub(x, sa, y, sb),
             (Type::Record(Some(x)), Type::Record(Some(y))) => self.sub(x, sa, y, sb),
+            // `Record` is `Record<string, unknown>`: any object, any values.
+            (Type::Record(None), Type::Record(Some(y))) => self.sub(&Type::Unknown, sa, y, sb),
             (Type::Object(o), Type::Record(Some(y))) => {
                 o.fields.iter().all(|f| self.sub(&f.ty, sa, y, sb))
             }
             (Type::Object(o), Type::Object(p)) => self.object(o, sa, p, sb),
             _ => false,
         }
+    }
+
+    /// Answers a question about named types with the question assumed to
+    /// hold meanwhile (see [`Assumption`]); a "no" takes back the
+    /// assumption and everything assumed after it.
+    fn assuming(&mut self, question: Assumption, answer: impl FnOnce(&mut Self) -> bool) -> bool {
+        if self.assumed.contains(&question) {
+            return true;
+        }
+        let mark = self.made.len();
+        self.assumed.insert(question.clone());
+        self.made.push(question);
+        let yes = answer(self);
+        if !yes {
+            // Answers reached under a refuted assumption may be wrong, and
+            // must not answer a later question.
+            for taken_back in self.made.drain(mark..) {
+                self.assumed.remove(&taken_back);
+            }
+        }
+        yes
     }
 
     /// Values of `o` (with only its declared keys) are values of `p` (which
@@ -420,4 +472,17 @@ impl<'s> Subtype<'s> {
             Some(of) => (!pf.is_required() || of.is_required()) && self.sub(&of.ty, sa, &pf.ty, sb),
         })
     }
+}
+
+/// One type of each JSON kind, each admitting every value of its kind:
+/// together they admit exactly what `unknown` admits.
+fn every_kind() -> [Type; 6] {
+    [
+        Type::String,
+        Type::Number,
+        Type::Boolean,
+        Type::Null,
+        Type::Array(Box::new(Type::Unknown)),
+        Type::Record(None),
+    ]
 }

@@ -46,10 +46,11 @@
 //! field whose own name ends in `?` cannot be declared.
 //!
 //! Loading ([`Schema::from_value`]) refuses, with the JSON path inside the
-//! document: names that are not identifiers or that shadow a built-in, bad
-//! type expressions (with the column inside the expression), references to
-//! undefined types, a type defined through itself with no array, record or
-//! object in between, `absentAs` anywhere but on a field, `absentAs` on a
+//! document: names that are not identifiers or that shadow a built-in, a
+//! field key that still ends in `?` once its optional mark is taken off
+//! (`"x??"`), bad type expressions (with the column inside the expression),
+//! references to undefined types, a type defined through itself with no
+//! array, record or object in between, `absentAs` anywhere but on a field, `absentAs` on a
 //! field marked `?`, a second `doc` or `absentAs` on one definition, and a
 //! default its own type rejects. [`Schema::to_value`] writes the canonical
 //! document, wrappers as `{"$type", "$absentAs", "$doc"}` in that order.

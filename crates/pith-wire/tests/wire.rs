@@ -577,6 +577,14 @@ fn definitions_errors_name_the_path() {
             "at T[\"a?\"]: expected each field once, found `a` a second time",
         ),
         (
+            r#"{"T": {"x??": "number"}}"#,
+            "at T[\"x??\"]: expected a field name that does not end in `?` (a single `?` after the name marks the field optional), found the key \"x??\"",
+        ),
+        (
+            r#"{"T": {"$$x??": "number"}}"#,
+            "at T[\"$$x??\"]: expected a field name that does not end in `?` (a single `?` after the name marks the field optional), found the key \"$$x??\"",
+        ),
+        (
             r##"{"T": {"a": ["string", "#", "x"]}}"##,
             "at T.a[1]: expected \"@\" (doc) or \"=\" (absentAs) as the middle item, found \"#\"",
         ),
@@ -609,6 +617,24 @@ fn definitions_errors_name_the_path() {
         let e = Schema::from_value(&json(doc)).expect_err(doc);
         assert_eq!(e.to_string(), *want, "{doc}");
     }
+}
+
+#[test]
+fn every_field_name_that_loads_survives_json_schema_export_and_import() {
+    // `x??` would declare an optional field named `x?`, which a JSON Schema
+    // property cannot bring back: loading refuses it, at its key.
+    let e = Schema::from_value(&json(r#"{"A": {"x??": "number"}}"#)).unwrap_err();
+    assert_eq!(e.path(), Some("A[\"x??\"]"));
+    // The names at the edges that do load come back the same.
+    let doc = json(
+        r#"{"A": {"?": "number", "$$?": "boolean", "x?y": "string", "$$$$?": "number",
+                  "?x?": "number", "é?": "string"},
+            "B": {"": "string", "$$": "null"}}"#,
+    );
+    let loaded = Schema::from_value(&doc).unwrap_or_else(|e| panic!("{e}"));
+    let imported =
+        import_json_schema(&export_json_schema(&loaded), "Root").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(Schema::from_value(&imported).unwrap(), loaded);
 }
 
 #[test]
@@ -830,6 +856,92 @@ fn typescript_errors_give_file_line_and_column() {
     assert_eq!(
         ts_error("export const d = { A: \"\\'a\\' | \" } satisfies WireDefs;"),
         "at defs.ts, line 1, column 23: in the type expression \"'a' | \": expected a type, found the end of the expression"
+    );
+}
+
+#[test]
+fn typescript_refuses_a_field_declared_twice_through_a_spread() {
+    let defs = |body: &str| {
+        format!(
+            "const B = {{ x: \"string\" }};\nconst C = {{ x: \"boolean\" }};\nexport const d = {{ A: {body} }} satisfies WireDefs;"
+        )
+    };
+    // A key written before a spread that has it too: TypeScript's TS2783,
+    // refused at the written key wherever the object stands.
+    let e = import_ts(&[("defs.ts", &defs("{ x: \"number\", ...B }"))]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DuplicateKey);
+    assert_eq!(
+        e.to_string(),
+        "at defs.ts, line 3, column 25: expected each key once in an object literal, found \"x\" here and again in the spread `...B` after it, which would overwrite this one (TypeScript refuses it too: TS2783)"
+    );
+    // After the spread, or in two spreads, TypeScript lets the later one
+    // win; a definition still comes from one place.
+    let tail = "(definitions do not let one copy replace the other)";
+    assert_eq!(
+        ts_error(&defs("{ ...B, x: \"number\" }")),
+        format!(
+            "at defs.ts, line 3, column 31: expected each field declared once, found `x` here and in the spread `...B` before it {tail}"
+        )
+    );
+    assert_eq!(
+        ts_error(&defs("{ ...B, ...C }")),
+        format!(
+            "at defs.ts, line 3, column 34: expected each field declared once, found `x` in this spread `...C` and in the spread `...B` before it {tail}"
+        )
+    );
+    // Inside a constant that the definitions use, the place is in it.
+    let src = "const B = { x: \"string\" };\nconst D = { ...B,\n  x: \"number\" };\nexport const d = { A: { y: D } } satisfies WireDefs;";
+    let e = import_ts(&[("defs.ts", src)]).unwrap_err();
+    assert_eq!((e.line(), e.column()), (3, 3), "{e}");
+    // The same holds for types.
+    assert_eq!(
+        ts_error(
+            "const Base = { A: 'string' };\nexport const d = { ...Base, A: 'number' } satisfies WireDefs;"
+        ),
+        format!(
+            "at defs.ts, line 2, column 29: expected each type defined once, found `A` here and in the spread `...Base` before it {tail}"
+        )
+    );
+    // Spreads that do not meet are fine.
+    let doc = import_ts(&[("defs.ts", &defs("{ ...B, y: \"number\" }"))]).unwrap();
+    assert_eq!(doc, json(r#"{"A": {"x": "string", "y": "number"}}"#));
+    // In a default, which is data, the later one wins as in JavaScript,
+    // keeping the first one's place; the TS2783 order is refused there too.
+    let data = |value: &str| {
+        format!(
+            "const D = {{ n: 1, m: 3 }};\nexport const d = {{ A: {{ f: absentAs('Record<string, number>', {value}) }} }} satisfies WireDefs;"
+        )
+    };
+    let doc = import_ts(&[("defs.ts", &data("{ ...D, n: 2 }"))]).unwrap();
+    let default = doc
+        .get("A")
+        .and_then(|a| a.get("f"))
+        .and_then(|f| f.get("$absentAs"));
+    assert_eq!(default.map(compact), Some(r#"{"n":2,"m":3}"#.to_owned()));
+    let e = import_ts(&[("defs.ts", &data("{ n: 2, ...D }"))]).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.column()),
+        (ErrorKind::DuplicateKey, 2, 65),
+        "{e}"
+    );
+}
+
+#[test]
+fn typescript_errors_about_a_type_point_into_the_file_that_names_it() {
+    // `T` is named in b.ts; its definition is a constant of a.ts.
+    let a = "import { absentAs } from './dsl';\n\n\nexport const TT = { n: absentAs('number', 'zero') };\nexport const S = 'string';";
+    let b = "import { TT, S } from './a';\nexport const defs = {\n  T: TT,\n} satisfies WireDefs;";
+    let e = import_ts(&[("a.ts", a), ("b.ts", b)]).unwrap_err();
+    assert_eq!(
+        (e.path(), e.line(), e.column()),
+        (Some("b.ts"), 3, 3),
+        "{e}"
+    );
+    let b = "import { S } from './a';\nexport const defs = { T: S } satisfies WireDefs;\nexport const more = { T: S } satisfies WireDefs;";
+    let e = import_ts(&[("a.ts", a), ("b.ts", b)]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "at b.ts, line 3, column 23: expected each type defined once, found `T` again"
     );
 }
 
@@ -1159,6 +1271,104 @@ fn diff_compares_by_values_not_spelling() {
 }
 
 #[test]
+fn diff_treats_types_that_admit_the_same_values_as_the_same() {
+    let field = |t: &str| schema(&format!(r#"{{"A": {{"x": {t:?}}}}}"#));
+    let changes = |old: &Schema, new: &Schema| -> Vec<String> {
+        diff(old, new).iter().map(ToString::to_string).collect()
+    };
+    let every_kind = "string | number | boolean | null | Record | unknown[]";
+    let arrays_of_every_kind = format!("({every_kind})[]");
+    let same = [
+        ("Record", "Record<string, unknown>"),
+        ("unknown", every_kind),
+        ("unknown[]", arrays_of_every_kind.as_str()),
+        (
+            "Record<string, Record>",
+            "Record<string, Record<string, unknown>>",
+        ),
+        (
+            "unknown",
+            "Record<string, unknown> | unknown[] | null | boolean | 'a' | number | string",
+        ),
+    ];
+    for (a, b) in same {
+        let (sa, sb) = (field(a), field(b));
+        assert_eq!(changes(&sa, &sb), Vec::<String>::new(), "{a} -> {b}");
+        assert_eq!(changes(&sb, &sa), Vec::<String>::new(), "{b} -> {a}");
+    }
+    // A recursive type that admits every JSON value is `unknown` too.
+    let json_type = schema(
+        r#"{"A": {"x": "Json"}, "Json": "string | number | boolean | null | Json[] | Record<string, Json>"}"#,
+    );
+    assert_eq!(
+        changes(&field("unknown"), &json_type),
+        ["Json: type added (compatible)"]
+    );
+    assert_eq!(
+        changes(&json_type, &field("unknown")),
+        ["Json: type removed (breaks older writers)"]
+    );
+    // A kind left out or constrained is a difference, in both directions.
+    let narrower = [
+        "string | number | boolean | null | Record",
+        "string | number.integer | boolean | null | Record | unknown[]",
+        "string | number | boolean | null | Record | string[]",
+        "string | number | boolean | null | Record<string, string> | unknown[]",
+        "'a' | number | boolean | null | Record | unknown[]",
+    ];
+    for n in narrower {
+        assert_eq!(
+            changes(&field("unknown"), &field(n)),
+            [format!(
+                "A.x: unknown -> {n} (narrowed) (breaks older writers)"
+            )]
+        );
+        assert_eq!(
+            changes(&field(n), &field("unknown")),
+            [format!(
+                "A.x: {n} -> unknown (widened) (breaks older readers)"
+            )]
+        );
+    }
+    assert_eq!(
+        changes(&field("Record"), &field("Record<string, string>")),
+        ["A.x: Record -> Record<string, string> (narrowed) (breaks older writers)"]
+    );
+    let not_quite_json = schema(
+        r#"{"A": {"x": "Json"}, "Json": "string | number | boolean | null | Json[] | Record<string, string>"}"#,
+    );
+    assert_eq!(
+        changes(&field("unknown"), &not_quite_json)[0],
+        "A.x: unknown -> Json (narrowed) (breaks older writers)"
+    );
+}
+
+#[test]
+fn diff_takes_back_answers_reached_under_a_refuted_assumption() {
+    // Comparing `X` with `Y` assumes they match and meets `X2` against
+    // `Y2`, which then matches only because of that assumption; `X` and
+    // `Y` differ in `b`, so `X2` and `Y2` differ too, and `O`'s values
+    // (an old writer's) fit neither `N1` nor `N2`.
+    let old = schema(
+        r#"{"T": {"v": "O"}, "O": {"f": "X", "g": "X2"},
+            "X": {"a": "X2[]", "b": "string"}, "X2": {"p": "X[]"}}"#,
+    );
+    let new = schema(
+        r#"{"T": {"v": "N1 | N2"}, "N1": {"f": "Y", "g": "Y2"}, "N2": {"g": "Y2"},
+            "Y": {"a": "Y2[]", "b": "number"}, "Y2": {"p": "Y[]"}}"#,
+    );
+    let old_value = json(r#"{"v": {"f": {"a": [], "b": "s"}, "g": {"p": [{"a": [], "b": "s"}]}}}"#);
+    assert!(violations(&old, "T", &old_value).is_empty());
+    let lenient = CheckOptions::default().unknown_keys(UnknownKeys::Allow);
+    assert!(!check(&new, "T", &old_value, &lenient).unwrap().is_empty());
+    let t = diff(&old, &new)
+        .into_iter()
+        .find(|c| c.path == "T.v")
+        .expect("T.v changed");
+    assert_eq!(t.compatibility, Compatibility::BreaksBoth, "{t}");
+}
+
+#[test]
 fn diff_of_long_chains_of_distinct_types_stays_on_the_stack() {
     // `T` reaches a string through 5,000 old types and a number through
     // 5,000 new ones, named differently, so no reference is assumed equal.
@@ -1388,6 +1598,51 @@ proptest! {
         prop_assert!(diff(&schema, &again).is_empty());
         assert_fill_elide_laws(&schema, &name, &x)?;
         assert_fill_elide_laws(&again, &name, &x)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Whatever `diff` says does not break, no value breaks: an old value
+    /// checks in the new type unless older writers break, a new value in
+    /// the old type unless older readers break.
+    #[test]
+    fn diff_misses_no_break_a_value_shows(
+        (old_t, new_t, old_v, new_v) in (type_expr(Vec::new()), type_expr(Vec::new()))
+            .prop_flat_map(|(old_t, other)| {
+                // Half the time the new type holds the old one, so that
+                // widening and sameness come up, not only changes.
+                let new_t = prop_oneof![
+                    Just(other.clone()),
+                    Just(Type::Union(vec![other, old_t.clone()])),
+                ];
+                (Just(old_t), new_t)
+            })
+            .prop_flat_map(|(old_t, new_t)| {
+                let none = Arc::new(Schema::from_value(&json("{}")).expect("empty"));
+                let (old_v, new_v) = (value_of(&none, &old_t, 3), value_of(&none, &new_t, 3));
+                (Just(old_t), Just(new_t), old_v, new_v)
+            })
+    ) {
+        let load = |t: &Type| {
+            let mut m = Map::new();
+            m.insert("A", Value::from(t.to_string()));
+            Schema::from_value(&Value::Object(m)).expect("loads")
+        };
+        let (old, new) = (load(&old_t), load(&new_t));
+        let compat = diff(&old, &new)
+            .first()
+            .map_or(Compatibility::Compatible, |c| c.compatibility);
+        let allow = CheckOptions::default().unknown_keys(UnknownKeys::Allow);
+        if !compat.breaks_writers() {
+            let found = check(&new, "A", &old_v, &allow).expect("A");
+            prop_assert!(found.is_empty(), "{old_t} -> {new_t} ({compat}): {} fails: {found:?}", compact(&old_v));
+        }
+        if !compat.breaks_readers() {
+            let found = check(&old, "A", &new_v, &allow).expect("A");
+            prop_assert!(found.is_empty(), "{old_t} -> {new_t} ({compat}): {} fails: {found:?}", compact(&new_v));
+        }
     }
 }
 
@@ -1665,6 +1920,50 @@ fn typescript_literals_read_as_javascript_reads_them() {
     assert_eq!(default("s"), Some(Value::from("A\u{e9}\u{1F600}\0'q")));
     assert_eq!(default("t"), Some(Value::from("a\nb`")));
     assert_eq!(t.get("7"), Some(&Value::from("string")));
+}
+
+#[test]
+fn typescript_numbers_take_separators_only_where_javascript_does() {
+    let src = |lit: &str| {
+        format!(
+            "export const d = {{ A: {{ x:\n  absentAs(\"number\", {lit}) }} }} satisfies WireDefs;"
+        )
+    };
+    // Each is a SyntaxError in TypeScript: refused at the literal, not read
+    // as the number without its separators.
+    for lit in [
+        "1e_5", "1E_5", "1._5", "1_.5", "1_e5", "1e+_5", "1e-_5", "0_1", "0._1", "1__0", "1_",
+        "1.5_", "1.5e1_", ".5_", "1_0._5", "1.5_e1",
+    ] {
+        let e = import_ts(&[("defs.ts", &src(lit))]).expect_err(lit);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "at defs.ts, line 2, column 22: expected `_` in a number only between two digits, and not after a leading 0, found `{lit}`"
+            ),
+            "{lit}"
+        );
+    }
+    // Hexadecimal and the other radixes stay outside the subset, separator or not.
+    let e = import_ts(&[("defs.ts", &src("0x_1"))]).unwrap_err();
+    assert_eq!((e.line(), e.column()), (2, 22));
+    // Between two digits of one sequence, a separator is only spacing.
+    for (lit, want) in [
+        ("1_000", "1000"),
+        ("1.5e1_0", "15000000000"),
+        ("1_0.0_5", "10.05"),
+        (".0_1", "0.01"),
+        ("0.0_1", "0.01"),
+        ("1e0_1", "10"),
+        ("-2_5E-0_1", "-2.5"),
+    ] {
+        let doc = import_ts(&[("defs.ts", &src(lit))]).unwrap_or_else(|e| panic!("{lit}: {e}"));
+        let default = doc
+            .get("A")
+            .and_then(|a| a.get("x"))
+            .and_then(|x| x.get("$absentAs"));
+        assert_eq!(default, Some(&json(want)), "{lit}");
+    }
 }
 
 proptest! {

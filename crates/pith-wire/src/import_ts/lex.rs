@@ -159,6 +159,16 @@ impl<'a> Lexer<'a> {
                 "expected the end of the number, found a letter (BigInt and other suffixes are not definitions)",
             ));
         }
+        // TypeScript refuses a misplaced separator, so reading `1e_5` as
+        // `1e5` would accept what the source language does not.
+        if !separators_between_digits(text) {
+            return Err(self.err(
+                at,
+                format!(
+                    "expected `_` in a number only between two digits, and not after a leading 0, found `{text}`"
+                ),
+            ));
+        }
         let mut digits: String = text.chars().filter(|&c| c != '_').collect();
         if digits.starts_with('.') {
             digits.insert(0, '0');
@@ -170,7 +180,7 @@ impl<'a> Lexer<'a> {
         } else if digits.ends_with('.') {
             digits.pop();
         }
-        if Number::parse(&digits).is_err() || text.contains("__") || text.ends_with('_') {
+        if Number::parse(&digits).is_err() {
             return Err(self.err(at, format!("expected a decimal number, found `{text}`")));
         }
         Ok(Tok::Num(digits))
@@ -389,4 +399,20 @@ impl<'a> Lexer<'a> {
         }
         char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)).ok_or_else(lone)
     }
+}
+
+/// Whether every `_` in the decimal literal `text` is where ECMAScript's
+/// NumericLiteralSeparator may stand: between two digits of one digit
+/// sequence (so never beside `.`, `e`, a sign or another `_`, nor at either
+/// end), and not after a `0` that is the whole integer part (`0_1`).
+fn separators_between_digits(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == b'_')
+        .all(|(i, _)| {
+            let digit_at =
+                |j: Option<usize>| j.and_then(|j| b.get(j)).is_some_and(u8::is_ascii_digit);
+            digit_at(i.checked_sub(1)) && digit_at(Some(i + 1)) && !(i == 1 && b[0] == b'0')
+        })
 }

@@ -26,24 +26,14 @@ struct Tv {
 
 #[derive(Debug, Clone)]
 enum V {
-    Str {
-        value: String,
-        raw: bool,
-    },
+    Str { value: String, raw: bool },
     Num(Number),
     Bool(bool),
     Null,
     Arr(Vec<Tv>),
-    /// Entries with the position of each key.
-    Obj(Vec<(String, usize, Tv)>),
-    Doc {
-        def: Box<Tv>,
-        text: String,
-    },
-    AbsentAs {
-        def: Box<Tv>,
-        default: Box<Tv>,
-    },
+    Obj(Vec<Entry>),
+    Doc { def: Box<Tv>, text: String },
+    AbsentAs { def: Box<Tv>, default: Box<Tv> },
 }
 
 impl V {
@@ -58,6 +48,48 @@ impl V {
             V::Doc { .. } => "doc(…)",
             V::AbsentAs { .. } => "absentAs(…)",
         }
+    }
+}
+
+/// One key of an object value.
+#[derive(Debug, Clone)]
+struct Entry {
+    key: String,
+    /// The file and offset where the key is written (a spread brings keys
+    /// written in another constant, perhaps in another file).
+    file: usize,
+    at: usize,
+    tv: Tv,
+    /// Where the object got this key a second time through a spread (a
+    /// key written after a spread that has it, or two spreads that share
+    /// it): TypeScript lets the later one win, and so does data, but the
+    /// object is refused when it turns out to hold definitions.
+    again: Option<Again>,
+}
+
+/// Where and how an object got one key twice.
+#[derive(Debug, Clone)]
+struct Again {
+    file: usize,
+    at: usize,
+    /// How, to end the message with, such as: here and in the spread
+    /// `...B` before it.
+    how: String,
+}
+
+impl Again {
+    /// The refusal of a key declared twice; `what` says what each key
+    /// declares: `field declared`, `type defined`.
+    fn refuse(&self, what: &str, key: &str) -> super::Fault {
+        fault(
+            ErrorKind::Schema,
+            self.file,
+            self.at,
+            format!(
+                "expected each {what} once, found `{key}` {} (definitions do not let one copy replace the other)",
+                self.how
+            ),
+        )
     }
 }
 
@@ -155,27 +187,31 @@ impl<'a> Evaluator<'a> {
                         ),
                     ));
                 };
-                for (name, at, def) in entries {
+                for e in entries {
+                    let name = &e.key;
                     if !is_type_name(name) {
                         return Err(fault(
                             ErrorKind::Schema,
-                            fi,
-                            *at,
+                            e.file,
+                            e.at,
                             format!(
                                 "expected a type name (letters, digits and `_`, not a built-in), found {name:?}"
                             ),
                         ));
                     }
+                    if let Some(again) = &e.again {
+                        return Err(again.refuse("type defined", name));
+                    }
                     if out.contains_key(name) {
                         return Err(fault(
                             ErrorKind::Schema,
-                            def.file,
-                            *at,
+                            e.file,
+                            e.at,
                             format!("expected each type defined once, found `{name}` again"),
                         ));
                     }
-                    out.insert(name.clone(), self.definition(def, false)?);
-                    sites.insert(name.clone(), (def.file, *at));
+                    out.insert(name.clone(), self.definition(&e.tv, false)?);
+                    sites.insert(name.clone(), (e.file, e.at));
                 }
             }
         }
@@ -425,7 +461,7 @@ impl<'a> Evaluator<'a> {
         };
         let depth = match &v {
             V::Arr(items) => 1 + items.iter().map(|t| t.depth).max().unwrap_or(0),
-            V::Obj(entries) => 1 + entries.iter().map(|(_, _, t)| t.depth).max().unwrap_or(0),
+            V::Obj(entries) => 1 + entries.iter().map(|e| e.tv.depth).max().unwrap_or(0),
             V::Doc { def, .. } => 1 + def.depth,
             V::AbsentAs { def, default } => 1 + def.depth.max(default.depth),
             _ => 0,
@@ -443,67 +479,80 @@ impl<'a> Evaluator<'a> {
         Ok(Tv { v, file, at, depth })
     }
 
-    fn object(&mut self, file: usize, props: &[Prop]) -> Res<Vec<(String, usize, Tv)>> {
-        let mut entries: Vec<(String, usize, Tv)> = Vec::with_capacity(props.len());
-        // Keys written in this literal; a spread may be overridden, a written key may not repeat.
-        let mut written: HashSet<String> = HashSet::new();
-        let put =
-            |entries: &mut Vec<(String, usize, Tv)>, key: String, at: usize, tv: Tv| match entries
-                .iter_mut()
-                .find(|(k, _, _)| *k == key)
-            {
-                Some(slot) => {
-                    slot.1 = at;
-                    slot.2 = tv;
-                }
-                None => entries.push((key, at, tv)),
-            };
+    fn object(&mut self, file: usize, props: &[Prop]) -> Res<Vec<Entry>> {
+        let mut entries: Vec<Entry> = Vec::with_capacity(props.len());
+        // Keys written in this literal, and where: one may not repeat, nor
+        // be overwritten by a later spread.
+        let mut written: HashMap<String, usize> = HashMap::new();
+        // Keys a spread brought, and which spread, for messages.
+        let mut spread_keys: HashMap<String, String> = HashMap::new();
         for p in props {
-            match p {
+            let (key, at, tv) = match p {
                 Prop::Pair { key, at, value } => {
-                    if !written.insert(key.clone()) {
-                        return Err(fault(
-                            ErrorKind::DuplicateKey,
-                            file,
-                            *at,
-                            format!(
-                                "expected each key once in an object literal, found {key:?} again"
-                            ),
-                        ));
-                    }
-                    let tv = self.eval(file, value)?;
-                    put(&mut entries, key.clone(), *at, tv);
+                    written_once(&mut written, file, key, *at)?;
+                    (key, *at, self.eval(file, value)?)
                 }
                 Prop::Shorthand { name, at } => {
-                    if !written.insert(name.clone()) {
-                        return Err(fault(
-                            ErrorKind::DuplicateKey,
-                            file,
-                            *at,
-                            format!(
-                                "expected each key once in an object literal, found {name:?} again"
-                            ),
-                        ));
-                    }
-                    let tv = self.lookup(file, name, *at)?;
-                    put(&mut entries, name.clone(), *at, tv);
+                    written_once(&mut written, file, name, *at)?;
+                    (name, *at, self.lookup(file, name, *at)?)
                 }
-                Prop::Spread(x) => match self.eval(file, x)?.v {
-                    V::Obj(more) => {
-                        for (k, at, tv) in more {
-                            put(&mut entries, k, at, tv);
+                Prop::Spread(x) => {
+                    let spread = spread_name(x);
+                    let more = match self.eval(file, x)?.v {
+                        V::Obj(more) => more,
+                        other => {
+                            return Err(fault(
+                                ErrorKind::Schema,
+                                file,
+                                x.at,
+                                format!("expected an object to spread, found {}", other.kind()),
+                            ));
                         }
+                    };
+                    for mut e in more {
+                        if let Some(&before) = written.get(&e.key) {
+                            return Err(fault(
+                                ErrorKind::DuplicateKey,
+                                file,
+                                before,
+                                format!(
+                                    "expected each key once in an object literal, found {:?} here and again in the spread {spread} after it, which would overwrite this one (TypeScript refuses it too: TS2783)",
+                                    e.key
+                                ),
+                            ));
+                        }
+                        if let Some(earlier) = spread_keys.get(&e.key)
+                            && e.again.is_none()
+                        {
+                            e.again = Some(Again {
+                                file,
+                                at: x.at,
+                                how: format!(
+                                    "in this spread {spread} and in the spread {earlier} before it"
+                                ),
+                            });
+                        }
+                        spread_keys.insert(e.key.clone(), spread.clone());
+                        put(&mut entries, e);
                     }
-                    other => {
-                        return Err(fault(
-                            ErrorKind::Schema,
-                            file,
-                            x.at,
-                            format!("expected an object to spread, found {}", other.kind()),
-                        ));
-                    }
+                    continue;
+                }
+            };
+            let again = spread_keys.get(key).map(|earlier| Again {
+                file,
+                at,
+                how: format!("here and in the spread {earlier} before it"),
+            });
+            put(
+                &mut entries,
+                Entry {
+                    key: key.clone(),
+                    file,
+                    at,
+                    tv,
+                    again,
                 },
-            }
+            );
         }
         Ok(entries)
     }
@@ -570,13 +619,16 @@ impl<'a> Evaluator<'a> {
             }
             V::Obj(entries) => {
                 let mut m = Map::with_capacity(entries.len());
-                for (key, _, def) in entries {
-                    let key = if key.starts_with('$') {
-                        field_key(key, false)
+                for e in entries {
+                    if let Some(again) = &e.again {
+                        return Err(again.refuse("field declared", &e.key));
+                    }
+                    let key = if e.key.starts_with('$') {
+                        field_key(&e.key, false)
                     } else {
-                        key.clone()
+                        e.key.clone()
                     };
-                    m.insert(key, self.definition(def, true)?);
+                    m.insert(key, self.definition(&e.tv, true)?);
                 }
                 Value::Object(m)
             }
@@ -596,6 +648,41 @@ impl<'a> Evaluator<'a> {
     }
 }
 
+/// Refuses a key written a second time in one object literal.
+fn written_once(
+    written: &mut HashMap<String, usize>,
+    file: usize,
+    key: &str,
+    at: usize,
+) -> Res<()> {
+    if written.insert(key.to_owned(), at).is_some() {
+        return Err(fault(
+            ErrorKind::DuplicateKey,
+            file,
+            at,
+            format!("expected each key once in an object literal, found {key:?} again"),
+        ));
+    }
+    Ok(())
+}
+
+/// Sets `e` in place of the entry of the same key (which keeps its place,
+/// as in JavaScript), or adds it at the end.
+fn put(entries: &mut Vec<Entry>, e: Entry) {
+    match entries.iter_mut().find(|old| old.key == e.key) {
+        Some(slot) => *slot = e,
+        None => entries.push(e),
+    }
+}
+
+/// How a message names a spread: `` `...NAME` `` for a constant.
+fn spread_name(x: &Expr) -> String {
+    match &x.kind {
+        ExprKind::Ident(name) => format!("`...{name}`"),
+        _ => "`...{…}`".to_owned(),
+    }
+}
+
 /// A default: plain JSON data.
 fn data(tv: &Tv) -> Res<Value> {
     Ok(match &tv.v {
@@ -606,8 +693,10 @@ fn data(tv: &Tv) -> Res<Value> {
         V::Arr(items) => Value::Array(items.iter().map(data).collect::<Res<_>>()?),
         V::Obj(entries) => {
             let mut m = Map::with_capacity(entries.len());
-            for (k, _, v) in entries {
-                m.insert(k.clone(), data(v)?);
+            // A key given twice is plain JavaScript here: the later one
+            // won when the object was built.
+            for e in entries {
+                m.insert(e.key.clone(), data(&e.tv)?);
             }
             Value::Object(m)
         }

@@ -8,13 +8,22 @@
 //! * `const`, `let` and `var` declarations, `export`ed or not, with an
 //!   optional type annotation, `as const` and `satisfies T`;
 //! * string literals in either quote with every JavaScript escape, template
-//!   literals whose `${…}` hold constant names, decimal numbers (with `_`
-//!   separators and a leading `-`), `true`, `false`, `null`;
+//!   literals whose `${…}` hold constant names, decimal numbers (with a
+//!   leading `-`, and `_` separators only where JavaScript allows them:
+//!   between two digits, not after a leading `0`), `true`, `false`, `null`;
 //! * object literals with bare, quoted or numeric keys, shorthand
 //!   properties and `...spread` of object constants; array literals with
 //!   spread; trailing commas; `//` and `/* */` comments;
 //! * calls of `doc(def, text)` and `absentAs(def, default)` (or the names
 //!   they were imported as).
+//!
+//! A key written twice in one object literal, or written before a spread
+//! that has it too (TypeScript's TS2783), is an error anywhere. Where
+//! TypeScript lets the later copy win, after a spread that has the key or
+//! in two spreads that share it, a definition still refuses it as a field
+//! (or type) declared twice, since one declaration would vanish without a
+//! word; a default is plain data, and there the later copy wins, in the
+//! first one's place, as in JavaScript.
 //!
 //! The definitions are the objects of every declaration marked as such by
 //! `satisfies WireDefs` or a `: WireDefs` annotation (any type that mentions
