@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 const MAX_LINES: usize = 1500;
 
 /// Files over [`MAX_LINES`] today, with their line counts.
-const KNOWN_LONG: &[(&str, usize)] = &[("crates/pith-wire/tests/wire.rs", 1742)];
+const KNOWN_LONG: &[(&str, usize)] = &[("crates/pith-wire/tests/wire.rs", 1655)];
 
 /// What a piece of code does that a rule is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
