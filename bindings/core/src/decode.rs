@@ -12,7 +12,6 @@
 
 use crate::sink::{Sink, walk};
 use crate::{DROP_LATER_BYTES, drop_later};
-use pith::notation::MARKER;
 use pith::select::{self, WRAPPER_TAG, WRAPPER_VALUE};
 use pith::table::{self, hoisted};
 use pith::toon::DecodeOptions;
@@ -24,7 +23,7 @@ use pith::{Result, Value};
 ///
 /// Those of [`select::decode`].
 pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
-    if is_notation(bytes) {
+    if pith::notation::is_document(bytes) {
         return select::decode(bytes, opts);
     }
     let value = select::parse(bytes, opts)?;
@@ -50,7 +49,7 @@ pub fn decode_into<S: Sink>(
     opts: &DecodeOptions,
     mut fresh: impl FnMut() -> S,
 ) -> Result<S> {
-    if !is_notation(bytes)
+    if !pith::notation::is_document(bytes)
         && let Ok(text) = std::str::from_utf8(bytes)
     {
         let mut sink = fresh();
@@ -65,14 +64,6 @@ pub fn decode_into<S: Sink>(
         drop_later(value);
     }
     Ok(sink)
-}
-
-/// Whether `select::decode` reads `bytes` as a notation document: after at
-/// most one byte-order mark, the marker's line and more.
-fn is_notation(bytes: &[u8]) -> bool {
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    body.strip_prefix(MARKER.as_bytes())
-        .is_some_and(|rest| rest.first() == Some(&b'\n'))
 }
 
 /// Whether [`select::restore`] would change `value`: a wrapper at the root,
@@ -142,7 +133,7 @@ mod tests {
 
     /// Texts as a caller may hand them over: JSON that looks like a table
     /// means what it says, a notation document is read as one, a BOM and
-    /// the one-line `%pith` (TOON's string) too.
+    /// the text `%pith` alone, with a line feed or without, and a CR after it.
     #[test]
     fn reads_given_texts_as_select_decode_reads_them() {
         let texts = [
@@ -155,7 +146,10 @@ mod tests {
             "%pith\nrows[2]{a,b?}:\n  1,\n  2,x",
             "\u{feff}%pith\na: 1",
             "%pith",
+            "%pith\n",
+            "%pith\r\n",
             "%pith\r\na: 1",
+            "%pithy",
         ];
         for text in texts {
             let want = select::decode(text.as_bytes(), &DecodeOptions::default());
@@ -171,6 +165,7 @@ mod tests {
             r#"{"$pith": "zip", "value": 1}"#,
             "items[1]: x\nitems_encoding:\n  json_columns: 5",
             "%pith\nrows[2]{a}:\n  1",
+            "%pith\r\na: 1",
         ] {
             let want = select::decode(text.as_bytes(), &DecodeOptions::default()).unwrap_err();
             let got = decode(text.as_bytes(), &DecodeOptions::default()).unwrap_err();

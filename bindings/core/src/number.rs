@@ -6,7 +6,10 @@
 //! `10**30` as `1e+30`: the kind of literal is not a fact the text keeps.
 //! An integer is spelled out in digits only up to a limit the caller sets,
 //! because `1e+999999999` is a valid number whose digits would fill a
-//! gigabyte; beyond it the caller gets the canonical text instead.
+//! gigabyte; beyond it the caller gets the canonical text instead. A
+//! caller with a limit of its own to apply, or a cheaper way to make a
+//! big integer, takes the number as a [`Whole`]: the digits written and
+//! how many zeros the exponent adds.
 
 use pith::Number;
 use std::fmt::Write as _;
@@ -51,6 +54,81 @@ pub fn decoded(n: &Number, max_digits: usize) -> Decoded {
 /// The decimal digits of the integer whose canonical text is `text`, or
 /// `None` when it is not an integer or has more than `max_digits` digits.
 pub fn integer_digits(text: &str, max_digits: usize) -> Option<String> {
+    let whole = whole_of_text(text)?;
+    if whole.digits() > max_digits as u64 {
+        return None;
+    }
+    Some(whole.spelled())
+}
+
+/// A whole number split where its text splits it: the digits it writes,
+/// and the zeros its exponent stands for (`-1.25e+25` is `-125` and 23
+/// zeros).
+///
+/// A caller that makes big integers can then see how long one would be
+/// before making it (`1e+999999999` is 13 bytes of text and a billion
+/// digits), and make it as `mantissa · 10^zeros`, which costs far less
+/// than reading the spelled-out digits when the zeros are many.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Whole {
+    /// The digits the text writes, with a leading `-` if negative.
+    pub mantissa: String,
+    /// How many zeros follow them.
+    pub zeros: u64,
+}
+
+impl Whole {
+    /// How many decimal digits the integer has, its sign aside.
+    pub fn digits(&self) -> u64 {
+        let written = self.mantissa.trim_start_matches('-').len() as u64;
+        written.saturating_add(self.zeros)
+    }
+
+    /// The integer's decimal digits, with a leading `-` if negative. As
+    /// long as [`Whole::digits`] says: check that first.
+    pub fn spelled(&self) -> String {
+        let zeros = usize::try_from(self.zeros).unwrap_or(usize::MAX);
+        let mut out = String::with_capacity(self.mantissa.len().saturating_add(zeros));
+        out.push_str(&self.mantissa);
+        out.extend(std::iter::repeat_n('0', zeros));
+        out
+    }
+}
+
+/// The most digits of one whole number a package makes into a big integer
+/// when the language sets no limit of its own (CPython's
+/// `sys.get_int_max_str_digits()` of 0): making `10**1000000` takes about
+/// a third of a second.
+pub const MAX_WHOLE_DIGITS: u64 = 1_000_000;
+
+/// The digits the big integers made from one text may hold in all: this
+/// many, and [`WHOLE_DIGITS_PER_BYTE`] more for each byte of the text
+/// ([`digit_allowance`]). An exponent stands for a million digits in nine
+/// bytes (`1e999999`), so without a bound on the total a line of such
+/// numbers would cost seconds and gigabytes; integers written out in full
+/// never use more digits than the text has bytes.
+pub const WHOLE_DIGITS_FLOOR: u64 = 100_000;
+
+/// See [`WHOLE_DIGITS_FLOOR`]: room for a column of round numbers such as
+/// `1e+30` (31 digits in six bytes with the separator).
+pub const WHOLE_DIGITS_PER_BYTE: u64 = 8;
+
+/// The digits the big integers made from a text of `len` bytes may hold
+/// in all (see [`WHOLE_DIGITS_FLOOR`]).
+pub fn digit_allowance(len: usize) -> u64 {
+    WHOLE_DIGITS_PER_BYTE
+        .saturating_mul(len as u64)
+        .saturating_add(WHOLE_DIGITS_FLOOR)
+}
+
+/// `n` as a [`Whole`], or `None` when it is not a whole number.
+pub fn whole(n: &Number) -> Option<Whole> {
+    whole_of_text(&n.to_string())
+}
+
+/// The [`Whole`] whose canonical text is `text`, or `None` when the
+/// number is not whole.
+fn whole_of_text(text: &str) -> Option<Whole> {
     let (neg, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
@@ -62,22 +140,17 @@ pub fn integer_digits(text: &str, max_digits: usize) -> Option<String> {
     let (int_part, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     // The canonical text has no trailing fractional zeros, so a fraction
     // the exponent does not absorb makes the number fractional.
-    let zeros = exp.checked_sub(frac.len() as i64)?;
-    if zeros < 0 {
-        return None;
-    }
-    let len = (int_part.len() + frac.len()).checked_add(usize::try_from(zeros).ok()?)?;
-    if len > max_digits {
-        return None;
-    }
-    let mut out = String::with_capacity(len + 1);
+    let zeros = u64::try_from(exp.checked_sub(frac.len() as i64)?).ok()?;
+    let mut digits = String::with_capacity(int_part.len() + frac.len() + 1);
     if neg {
-        out.push('-');
+        digits.push('-');
     }
-    out.push_str(int_part);
-    out.push_str(frac);
-    out.extend(std::iter::repeat_n('0', zeros as usize));
-    Some(out)
+    digits.push_str(int_part);
+    digits.push_str(frac);
+    Some(Whole {
+        mantissa: digits,
+        zeros,
+    })
 }
 
 /// Decimal digits of the unsigned integer whose little-endian bytes are
@@ -409,6 +482,41 @@ mod tests {
             decoded(&num("1e999999999"), 4300),
             Decoded::Text("1e+999999999".into())
         );
+    }
+
+    #[test]
+    fn whole_numbers_split_into_written_digits_and_zeros() {
+        let w = whole(&num("-1.25e25")).unwrap();
+        assert_eq!(
+            w,
+            Whole {
+                mantissa: "-125".into(),
+                zeros: 23
+            }
+        );
+        assert_eq!(w.digits(), 26);
+        assert_eq!(w.spelled(), format!("-125{}", "0".repeat(23)));
+        // A billion digits, told without spelling one of them out.
+        let huge = whole(&num("1e999999999")).unwrap();
+        assert_eq!(huge.digits(), 1_000_000_000);
+        assert_eq!(huge.mantissa, "1");
+        let plain = whole(&num("18446744073709551616")).unwrap();
+        assert_eq!((plain.zeros, plain.digits()), (0, 20));
+        assert_eq!(plain.spelled(), "18446744073709551616");
+        for fraction in ["0.5", "1.5e-300", "1.25e1", "-7.5"] {
+            assert_eq!(whole(&num(fraction)), None, "{fraction}");
+        }
+    }
+
+    #[test]
+    fn the_digit_allowance_grows_with_the_text() {
+        assert_eq!(digit_allowance(0), 100_000);
+        assert_eq!(digit_allowance(8), 100_064);
+        assert!(digit_allowance(usize::MAX) > digit_allowance(1 << 20));
+        // `1e999999` (8 bytes) stands for more digits than its text allows;
+        // the same digits written out do not.
+        assert!(whole(&num("1e999999")).unwrap().digits() > digit_allowance(8));
+        assert!(1_000_000 <= digit_allowance(1_000_000));
     }
 
     #[test]

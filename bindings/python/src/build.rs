@@ -17,8 +17,9 @@
 // a million objects costs more than making them.
 #![allow(unsafe_code)]
 
-use crate::to_py::NumberMaker;
+use crate::to_py::{BuildError, NumberMaker};
 use pith_bindings::events::{Event, Events, Field};
+use pith_bindings::path::Step;
 use pyo3::exceptions::PySystemError;
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -28,12 +29,13 @@ use pyo3::types::PyBool;
 ///
 /// # Errors
 ///
-/// Whatever `parse_int` or `parse_float` raises, and `MemoryError`.
+/// Whatever `parse_int` or `parse_float` raises, `MemoryError`, and a
+/// whole number too long to become an `int` (with its path).
 pub fn build<'py>(
     py: Python<'py>,
     events: &Events<'_>,
     numbers: NumberMaker<'_, 'py>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> Result<Bound<'py, PyAny>, BuildError> {
     let mut b = Builder {
         py,
         ev: events,
@@ -45,7 +47,7 @@ pub fn build<'py>(
     };
     let value = b.value()?;
     if b.at != b.events.len() {
-        return Err(malformed());
+        return Err(malformed().into());
     }
     Ok(value)
 }
@@ -105,42 +107,48 @@ impl<'py> Builder<'_, '_, '_, 'py> {
         Ok(event)
     }
 
-    fn value(&mut self) -> PyResult<Bound<'py, PyAny>> {
+    fn value(&mut self) -> Result<Bound<'py, PyAny>, BuildError> {
         let py = self.py;
-        match self.next()? {
-            Event::Null => Ok(py.None().into_bound(py)),
-            Event::Bool(b) => Ok(PyBool::new(py, b).to_owned().into_any()),
+        Ok(match self.next()? {
+            Event::Null => py.None().into_bound(py),
+            Event::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
             Event::Int(v) => {
                 if self.numbers.has_int_hook() {
-                    return self.numbers.int(v);
+                    return Ok(self.numbers.int(v)?);
                 }
                 // SAFETY: a plain constructor; the GIL is held.
-                owned(py, unsafe { ffi::PyLong_FromLongLong(v) })
+                owned(py, unsafe { ffi::PyLong_FromLongLong(v) })?
             }
             // SAFETY: a plain constructor; the GIL is held.
-            Event::Float(f) => owned(py, unsafe { ffi::PyFloat_FromDouble(f) }),
-            Event::Exact(i) => self.numbers.number(self.ev.number(i)),
+            Event::Float(f) => owned(py, unsafe { ffi::PyFloat_FromDouble(f) })?,
+            Event::Exact(i) => self.numbers.number(self.ev.number(i))?,
             event @ (Event::Text { .. } | Event::Unescaped { .. }) => {
                 let s = self.ev.str(event).ok_or_else(malformed)?;
-                self.string(s)
+                self.string(s)?
             }
-            Event::Array(n) => self.list(n),
+            Event::Array(n) => self.list(n)?,
             Event::Object(n) => {
                 // SAFETY: a plain constructor; the GIL is held.
                 let dict = owned(py, unsafe { ffi::PyDict_New() })?;
                 for _ in 0..n {
                     let Event::Key(id) = self.next()? else {
-                        return Err(malformed());
+                        return Err(malformed().into());
                     };
                     let key = self.key(id)?;
-                    let value = self.value()?;
+                    let value = self.value().map_err(|e| self.at_key(e, id))?;
                     set_item(&dict, &key, &value)?;
                 }
-                Ok(dict)
+                dict
             }
-            Event::Row(h) => self.row(h),
-            Event::Key(_) => Err(malformed()),
-        }
+            Event::Row(h) => self.row(h)?,
+            Event::Key(_) => return Err(malformed().into()),
+        })
+    }
+
+    /// `e`, noted as having passed through the member whose key is `id`.
+    #[cold]
+    fn at_key(&self, e: BuildError, id: u32) -> BuildError {
+        e.at(Step::Key(self.ev.key(id).to_owned()))
     }
 
     #[inline]
@@ -153,17 +161,17 @@ impl<'py> Builder<'_, '_, '_, 'py> {
         })
     }
 
-    fn list(&mut self, n: u32) -> PyResult<Bound<'py, PyAny>> {
+    fn list(&mut self, n: u32) -> Result<Bound<'py, PyAny>, BuildError> {
         let len = ffi::Py_ssize_t::try_from(n).map_err(|_| malformed())?;
         // SAFETY: a plain constructor; the GIL is held. Its slots start
         // empty (null), which freeing the list on an error below allows.
         let list = owned(self.py, unsafe { ffi::PyList_New(len) })?;
         for i in 0..len {
-            let item = self.value()?;
+            let item = self.value().map_err(|e| e.at(Step::Index(i as usize)))?;
             // SAFETY: `list` is a new list of `len` slots and `i < len`;
             // the call takes over the reference `into_ptr` gives up.
             if unsafe { ffi::PyList_SetItem(list.as_ptr(), i, item.into_ptr()) } < 0 {
-                return Err(PyErr::fetch(self.py));
+                return Err(PyErr::fetch(self.py).into());
             }
         }
         Ok(list)
@@ -182,7 +190,7 @@ impl<'py> Builder<'_, '_, '_, 'py> {
     }
 
     /// One row of header `h`: its cells follow.
-    fn row(&mut self, h: u32) -> PyResult<Bound<'py, PyAny>> {
+    fn row(&mut self, h: u32) -> Result<Bound<'py, PyAny>, BuildError> {
         let ev = self.ev;
         let fields = ev.fields(h);
         if self.rows.get(h as usize).ok_or_else(malformed)?.is_none() {
@@ -202,10 +210,10 @@ impl<'py> Builder<'_, '_, '_, 'py> {
         let dict = owned(self.py, unsafe { ffi::PyDict_Copy(template) })?;
         for field in fields {
             let &Field::Leaf(id) = field else {
-                return Err(malformed());
+                return Err(malformed().into());
             };
             let key = self.key(id)?;
-            let value = self.value()?;
+            let value = self.value().map_err(|e| self.at_key(e, id))?;
             set_item(&dict, &key, &value)?;
         }
         Ok(dict)
@@ -237,7 +245,7 @@ impl<'py> Builder<'_, '_, '_, 'py> {
         fields: &[Field],
         next: &mut usize,
         n: usize,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    ) -> Result<Bound<'py, PyAny>, BuildError> {
         // SAFETY: a plain constructor; the GIL is held.
         let dict = owned(self.py, unsafe { ffi::PyDict_New() })?;
         // At the top, `n` counts the fields at every depth: the end of the
@@ -248,9 +256,14 @@ impl<'py> Builder<'_, '_, '_, 'py> {
             };
             *next += 1;
             let (key, value) = match field {
-                Field::Leaf(id) => (self.key(id)?, self.value()?),
+                Field::Leaf(id) => {
+                    let key = self.key(id)?;
+                    (key, self.value().map_err(|e| self.at_key(e, id))?)
+                }
                 Field::Group { key, fields: count } => {
-                    let value = self.group(fields, next, count as usize)?;
+                    let value = self
+                        .group(fields, next, count as usize)
+                        .map_err(|e| self.at_key(e, key))?;
                     (self.key(key)?, value)
                 }
             };

@@ -11,6 +11,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod build;
+mod members;
 mod text;
 mod to_py;
 mod to_tape;
@@ -18,13 +19,14 @@ mod to_value;
 
 use pith::Value;
 use pith::toon::DecodeOptions;
-use pith_bindings::options::{self, ArgError, Budget, EncodeArgs, Failure, Plan};
+use pith_bindings::options::{self, ArgError, Budget, EncodeArgs, Failure, MAX_INDENT, Plan};
 use pith_bindings::{DROP_LATER_BYTES, drop_later};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyInt, PyString, PyType};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString, PyType};
 use std::borrow::Cow;
+use to_py::BuildError;
 
 /// Texts at least this long are counted with the GIL released.
 const DETACH_COUNT_BYTES: usize = 1 << 14;
@@ -47,8 +49,10 @@ const DETACH_COUNT_BYTES: usize = 1 << 14;
 /// Ints of any size and Decimals are written exactly, floats by their
 /// shortest repr, dict keys in order. Raises TypeError (bytes, sets,
 /// non-str keys, other objects) or ValueError (NaN, infinities, circular
-/// references, nesting beyond 256 levels) naming the JSON path, and
-/// BudgetExceededError when nothing fits the budget. The GIL is released
+/// references, nesting beyond 256 levels) naming the JSON path,
+/// RuntimeError naming the path of a dict or list whose size changes while
+/// it is read (by ``default``, say), and BudgetExceededError when nothing
+/// fits the budget. The int options refuse a bool. The GIL is released
 /// while encoding.
 #[pyfunction]
 #[pyo3(signature = (
@@ -61,10 +65,10 @@ fn encode(
     obj: &Bound<'_, PyAny>,
     format: &str,
     tokenizer: &str,
-    min_readability: i64,
+    #[pyo3(from_py_with = min_readability_arg)] min_readability: i64,
     budget: Option<&Bound<'_, PyAny>>,
     cursor: Option<&str>,
-    indent: i64,
+    #[pyo3(from_py_with = indent_arg)] indent: i64,
     delimiter: &str,
     default: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
@@ -99,9 +103,9 @@ fn fit<'py>(
     budget: &Bound<'py, PyAny>,
     format: &str,
     tokenizer: &str,
-    min_readability: i64,
+    #[pyo3(from_py_with = min_readability_arg)] min_readability: i64,
     cursor: Option<&str>,
-    indent: i64,
+    #[pyo3(from_py_with = indent_arg)] indent: i64,
     delimiter: &str,
     default: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -202,15 +206,24 @@ fn direct_toon(
 /// ``text`` is a str, bytes or bytearray (UTF-8). ``lenient=True`` reads
 /// TOON leniently (counts and widths are not checked). As with
 /// ``json.loads``, ``parse_int`` is called with the digits of every whole
-/// number and ``parse_float`` with the exact text of every other number:
-/// ``parse_float=decimal.Decimal`` keeps every digit. Whole numbers become
-/// int (TOON writes 1.0 as 1) up to ``sys.get_int_max_str_digits()``
-/// digits; longer ones, like every other number, go to ``parse_float``
-/// (float by default).
+/// number an int is made of and ``parse_float`` with the exact text of
+/// every other number: ``parse_float=decimal.Decimal`` keeps every digit.
+///
+/// Whole numbers become int (TOON writes 1.0 as 1, 10**30 as 1e+30)
+/// within two bounds on their digits, the zeros an exponent stands for
+/// included: ``sys.get_int_max_str_digits()`` for each (1,000,000 when
+/// that limit is 0), and 100,000 plus 8 for each byte of the text for all
+/// of one text's ints beyond 64 bits together (a short text such as
+/// 1e999999 stands for digits that take seconds to make; digits written
+/// out never reach it). A number beyond either goes to ``parse_float``
+/// when it is given, and otherwise raises DecodeError naming its JSON
+/// path, as ``json.loads`` refuses an int that long (a float would be
+/// inf, not the number).
 ///
 /// Raises DecodeError (a ValueError, and a json.JSONDecodeError) with
-/// ``msg``, ``lineno``, ``colno`` and ``pos``. The GIL is released while
-/// the text is read, and held while the objects are made.
+/// ``msg``, ``lineno``, ``colno`` and ``pos`` (or ``path``, for a number).
+/// The GIL is released while the text is read, and held while the objects
+/// are made.
 #[pyfunction]
 #[pyo3(signature = (text, *, lenient = false, parse_float = None, parse_int = None))]
 fn decode<'py>(
@@ -230,11 +243,13 @@ fn decode<'py>(
     // `parse_float` takes a number's exact text: keep fractions exact.
     let exact = numbers.parse_float.is_some();
     if let Some(events) = py.detach(|| pith_bindings::events::read(source, &opts, exact)) {
-        return build::build(py, &events, to_py::NumberMaker::new(py, &numbers));
+        let maker = to_py::NumberMaker::new(py, &numbers, source.len());
+        return build::build(py, &events, maker).map_err(|e| build_error(py, text, source, e));
     }
     let decoded = py.detach(|| pith_bindings::decode::decode(source, &opts));
     let value = decoded.map_err(|e| decode_error(py, text, source, &e))?;
-    let out = to_py::to_py(py, &value, &numbers);
+    let out = to_py::to_py(py, &value, &numbers, source.len())
+        .map_err(|e| build_error(py, text, source, e));
     release(value, source.len());
     out
 }
@@ -275,7 +290,8 @@ fn measure<'py>(
         parse_int: None,
         parse_float: None,
     };
-    to_py::to_py(py, &m, &numbers)
+    // Counts and sizes: no big integers, whatever the allowance.
+    to_py::to_py(py, &m, &numbers, 0).map_err(BuildError::into_value_error)
 }
 
 /// The text of a tool result as ``pith mcp`` would send it, and the
@@ -285,8 +301,8 @@ fn measure<'py>(
 fn tool_text<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
-    min_saving: i128,
-    budget: Option<i128>,
+    #[pyo3(from_py_with = min_saving_arg)] min_saving: i128,
+    #[pyo3(from_py_with = tool_budget_arg)] budget: Option<i128>,
     tokenizer: &str,
     default: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(String, Bound<'py, PyDict>)> {
@@ -355,6 +371,90 @@ impl BudgetIn {
     }
 }
 
+/// An int argument: an `int`, or an object with `__index__` (as
+/// `operator.index` takes it), but not a `bool` (an int to Python, but
+/// never meant as a count or a score here). Other types raise `TypeError`,
+/// and an int beyond `i128` `ValueError`, each naming the argument (PyO3's
+/// own conversion names none on overflow) and what it takes. The caller
+/// checks the range.
+fn int_arg(obj: &Bound<'_, PyAny>, name: &str, takes: &str) -> PyResult<i128> {
+    let py = obj.py();
+    let type_error = || {
+        PyTypeError::new_err(format!(
+            "{name}: expected an int ({takes}), found {}",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+        ))
+    };
+    if obj.is_instance_of::<PyBool>() {
+        return Err(type_error());
+    }
+    let int = if obj.is_instance_of::<PyInt>() {
+        obj.clone()
+    } else {
+        match py
+            .import("operator")
+            .and_then(|m| m.getattr("index"))
+            .and_then(|index| index.call1((obj,)))
+        {
+            Ok(int) => int,
+            Err(e) if e.is_instance_of::<PyTypeError>(py) => return Err(type_error()),
+            Err(e) => return Err(e),
+        }
+    };
+    match int.extract::<i128>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => Err(out_of_range(&int, name, takes)),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`int_arg`] for an argument the library takes as an `i64`.
+fn i64_arg(obj: &Bound<'_, PyAny>, name: &str, takes: &str) -> PyResult<i64> {
+    let v = int_arg(obj, name, takes)?;
+    i64::try_from(v)
+        .map_err(|_| PyValueError::new_err(format!("{name}: expected {takes}, found {v}")))
+}
+
+/// `ValueError` for an int beyond `i128`, which no argument takes: how many
+/// bits it has (`str()` of a big enough int raises, and a message should
+/// not run to thousands of digits).
+fn out_of_range(int: &Bound<'_, PyAny>, name: &str, takes: &str) -> PyErr {
+    let bits = int
+        .call_method0("bit_length")
+        .and_then(|b| b.extract::<u64>())
+        .map_or_else(|_| "more than 128".to_owned(), |b| b.to_string());
+    PyValueError::new_err(format!(
+        "{name}: expected {takes}, found an int of {bits} bits"
+    ))
+}
+
+fn min_readability_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let takes = format!(
+        "a readability score from {} to {}",
+        options::READABILITY.start(),
+        options::READABILITY.end()
+    );
+    i64_arg(obj, "min_readability", &takes)
+}
+
+fn indent_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let takes = format!("1 to {MAX_INDENT} spaces per level");
+    i64_arg(obj, "indent", &takes)
+}
+
+fn min_saving_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
+    int_arg(obj, "min_saving", "a number of tokens from 0 up")
+}
+
+fn tool_budget_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    int_arg(obj, "budget", "a number of tokens from 0 up").map(Some)
+}
+
 fn arg_error(e: ArgError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -394,12 +494,16 @@ fn failure(py: Python<'_>, f: Failure) -> PyErr {
     }
 }
 
-/// A `DecodeError` for `e`, an error in `source` (the bytes of `text`).
-fn decode_error(py: Python<'_>, text: &Bound<'_, PyAny>, source: &[u8], e: &pith::Error) -> PyErr {
-    let doc: Bound<'_, PyAny> = match text.cast::<PyString>() {
+/// The `doc` of a `DecodeError` about `source` (the bytes of `text`).
+fn error_doc<'py>(py: Python<'py>, text: &Bound<'py, PyAny>, source: &[u8]) -> Bound<'py, PyAny> {
+    match text.cast::<PyString>() {
         Ok(s) => s.clone().into_any(),
         Err(_) => PyString::new(py, &String::from_utf8_lossy(source)).into_any(),
-    };
+    }
+}
+
+/// A `DecodeError` for `e`, an error in `source` (the bytes of `text`).
+fn decode_error(py: Python<'_>, text: &Bound<'_, PyAny>, source: &[u8], e: &pith::Error) -> PyErr {
     let (pos, lineno, colno) = match e.position() {
         Some(p) => (
             Some(char_offset(source, p.line, p.column)),
@@ -408,40 +512,90 @@ fn decode_error(py: Python<'_>, text: &Bound<'_, PyAny>, source: &[u8], e: &pith
         ),
         None => (None, None, None),
     };
+    let doc = error_doc(py, text, source);
+    new_decode_error(py, (e.message(), doc, pos, lineno, colno, e.path()))
+}
+
+/// The exception of `e`, an error making the objects of `source`: a whole
+/// number too long to become an `int` is a `DecodeError` at its JSON path
+/// (the text itself was read without fault); what Python raised passes on.
+fn build_error(py: Python<'_>, text: &Bound<'_, PyAny>, source: &[u8], e: BuildError) -> PyErr {
+    match e {
+        BuildError::Raised(e) => e,
+        BuildError::TooLong(t) => {
+            let doc = error_doc(py, text, source);
+            let none = None::<usize>;
+            new_decode_error(
+                py,
+                (t.message.as_str(), doc, none, none, none, Some(t.path())),
+            )
+        }
+    }
+}
+
+/// `pith.DecodeError(*args)`.
+fn new_decode_error<'py>(py: Python<'py>, args: impl pyo3::call::PyCallArgs<'py>) -> PyErr {
     static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     let made = DECODE_ERROR
         .import(py, "pith._errors", "DecodeError")
-        .and_then(|cls| cls.call1((e.message(), doc, pos, lineno, colno, e.path())));
+        .and_then(|cls| cls.call1(args));
     match made {
         Ok(err) => PyErr::from_value(err),
         Err(err) => err,
     }
 }
 
-/// A `DecodeError` for a `str` argument holding a lone surrogate.
+/// A `DecodeError` for a `str` argument holding a lone surrogate, at the
+/// first one.
 fn surrogate_error(py: Python<'_>, s: &Bound<'_, PyString>) -> PyErr {
-    let text = s.to_string_lossy();
-    let pos = text.chars().position(|c| c == '\u{FFFD}').unwrap_or(0);
-    let before: String = text.chars().take(pos).collect();
-    let lineno = 1 + before.matches('\n').count();
-    let colno = 1 + before.chars().rev().take_while(|&c| c != '\n').count();
-    static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    let made = DECODE_ERROR
-        .import(py, "pith._errors", "DecodeError")
-        .and_then(|cls| {
-            cls.call1((
-                "expected text, found a lone surrogate, which UTF-8 cannot hold",
-                s,
-                Some(pos),
-                Some(lineno),
-                Some(colno),
-                None::<&str>,
-            ))
-        });
-    match made {
-        Ok(err) => PyErr::from_value(err),
-        Err(err) => err,
+    // Not `to_string_lossy`, which turns each lone surrogate into U+FFFD,
+    // a character the text may hold already: `surrogatepass` encodes every
+    // code point, a surrogate too, and `str.encode` itself, since a
+    // subclass may define `encode`.
+    let encoded = py
+        .get_type::<PyString>()
+        .call_method1("encode", (s, "utf-8", "surrogatepass"));
+    let bytes = match encoded.and_then(|b| Ok(b.cast_into::<PyBytes>()?)) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let (pos, lineno, colno) = first_surrogate(bytes.as_bytes());
+    new_decode_error(
+        py,
+        (
+            "expected text, found a lone surrogate, which UTF-8 cannot hold",
+            s,
+            Some(pos),
+            Some(lineno),
+            Some(colno),
+            None::<&str>,
+        ),
+    )
+}
+
+/// Where the first surrogate is in `bytes`, a string's code points encoded
+/// as UTF-8 with `surrogatepass`: its offset in characters, its line and
+/// its column (1-based, columns counting characters). A surrogate is
+/// encoded as `ED A0..BF ..`, bytes no character's UTF-8 begins with.
+fn first_surrogate(bytes: &[u8]) -> (usize, usize, usize) {
+    let (mut pos, mut line, mut column) = (0, 1, 1);
+    for (i, &b) in bytes.iter().enumerate() {
+        // Continuation bytes are inside a character already counted.
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        if b == 0xED && bytes.get(i + 1).is_some_and(|&next| next >= 0xA0) {
+            break;
+        }
+        pos += 1;
+        if b == b'\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
     }
+    (pos, line, column)
 }
 
 /// The offset in characters of a 1-based line and column (columns count

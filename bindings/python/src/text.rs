@@ -8,9 +8,8 @@
 //! abi3 wheel serves both: the interpreter's version, read once, picks the
 //! call.
 
-// The one place this crate calls the C API directly: a function of the
-// stable ABI from 3.10 on that PyO3 declares only for builds that target
-// 3.10 or later.
+// The C API directly, for a function of the stable ABI from 3.10 on that
+// PyO3 declares only for builds that target 3.10 or later.
 #![allow(unsafe_code)]
 
 use pyo3::prelude::*;

@@ -7,7 +7,15 @@
 //! deep. Anything else (a subclass, a `Decimal`, a value for the `default`
 //! hook, NaN, a lone surrogate, a cycle) gives `None`, and the caller takes
 //! [`crate::to_value`]'s path, which converts or refuses it with its path.
+//!
+//! No Python code runs while a plain value is read: nothing here calls
+//! Python, and the only objects made are the exceptions of a refused
+//! conversion (a big `int`, a lone surrogate), after which the walk gives
+//! up at once. Containers are read with [`crate::members`] all the same,
+//! so that a change made anyway (by a finalizer, say) ends the walk with
+//! `None` rather than a panic or a tape whose counts are wrong.
 
+use crate::members;
 use crate::text::utf8;
 use pith_bindings::input::{SHAPE, STRING};
 use pith_bindings::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
@@ -66,12 +74,16 @@ impl Walk {
 
     fn string(&mut self, s: &Bound<'_, PyString>) -> Option<()> {
         let text = utf8(s).ok()?;
+        self.text(&text)
+    }
+
+    fn text(&mut self, text: &str) -> Option<()> {
         let units = if text.is_ascii() {
             text.len()
         } else {
             text.chars().map(char::len_utf16).sum()
         };
-        self.tape.strs.push_str(&text);
+        self.tape.strs.push_str(text);
         self.op(STRING, units)
     }
 
@@ -116,7 +128,7 @@ impl Walk {
         }
         if let Ok(l) = obj.cast_exact::<PyList>() {
             self.op(ARRAY, l.len())?;
-            return l.iter().try_for_each(|x| self.value(&x, depth + 1));
+            return members::list_items(l).try_for_each(|x| self.value(&x.ok()?, depth + 1));
         }
         if let Ok(t) = obj.cast_exact::<PyTuple>() {
             self.op(ARRAY, t.len())?;
@@ -126,8 +138,13 @@ impl Walk {
     }
 
     fn dict(&mut self, d: &Bound<'_, PyDict>, depth: usize) -> Option<()> {
+        // The dict is read more than once (its keys, the keys' text for a
+        // new shape, its values): each reading must see as many members as
+        // the first.
+        let len = d.len();
         self.scratch.clear();
-        for (k, _) in d.iter() {
+        for k in members::dict_items(d).keys() {
+            let k = k.ok()?;
             if !k.is_exact_instance_of::<PyString>() {
                 return None;
             }
@@ -135,26 +152,34 @@ impl Walk {
         }
         let id = match self.last.get(depth) {
             Some((keys, id)) if *keys == self.scratch => *id,
-            _ => self.shape(d, depth)?,
+            _ => self.shape(d, len, depth)?,
         };
         self.op(OBJECT, id as usize)?;
-        // The dict is not changed while it is read: no Python code runs.
-        d.iter().try_for_each(|(_, v)| self.value(&v, depth + 1))
+        if d.len() != len {
+            return None;
+        }
+        members::dict_items(d)
+            .values()
+            .try_for_each(|v| self.value(&v.ok()?, depth + 1))
     }
 
-    /// The number of the shape of `d`'s keys, defined on the tape when new.
-    fn shape(&mut self, d: &Bound<'_, PyDict>, depth: usize) -> Option<u32> {
-        let keys: Vec<String> = d
-            .iter()
-            .map(|(k, _)| Some(utf8(k.cast::<PyString>().ok()?).ok()?.into_owned()))
+    /// The number of the shape of `d`'s keys (`len` of them), defined on
+    /// the tape when new.
+    fn shape(&mut self, d: &Bound<'_, PyDict>, len: usize, depth: usize) -> Option<u32> {
+        if d.len() != len {
+            return None;
+        }
+        let keys: Vec<String> = members::dict_items(d)
+            .keys()
+            .map(|k| Some(utf8(k.ok()?.cast::<PyString>().ok()?).ok()?.into_owned()))
             .collect::<Option<_>>()?;
         let next = self.shapes.len() as u32;
         let id = match self.shapes.get(&keys) {
             Some(&id) => id,
             None => {
                 self.op(SHAPE, keys.len())?;
-                for (k, _) in d.iter() {
-                    self.string(k.cast::<PyString>().ok()?)?;
+                for k in &keys {
+                    self.text(k)?;
                 }
                 self.shapes.insert(keys, next);
                 next

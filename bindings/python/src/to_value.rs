@@ -20,11 +20,21 @@
 //! objects raise `TypeError`; values JSON cannot hold (NaN, circular
 //! references, nesting beyond 256 levels) raise `ValueError`. Each message
 //! names the JSON path of the value.
+//!
+//! Each container's members are read as the walk reaches them, and Python
+//! code the walk runs (`default`, a subclass's `__str__`, a finalizer,
+//! another thread) may change a container meanwhile. A dict or list
+//! (subclasses too) whose size changes before the walk has read it to the
+//! end raises `RuntimeError` naming its path, in the words of CPython's
+//! own dict iterator ("dictionary changed size during iteration"): the
+//! text would otherwise show a state the container never had, or miss
+//! what was added. See [`crate::members`].
 
+use crate::members::{self, Changed, Storage};
 use crate::text::utf8;
 use pith::{DEFAULT_MAX_DEPTH, Map, Number, Value};
 use pith_bindings::path::{Step, render_inner_first};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
@@ -78,6 +88,8 @@ struct Failure {
 enum Refusal {
     Type(String),
     Value(String),
+    /// A container changed while it was read.
+    Runtime(String),
     Raised(PyErr),
 }
 
@@ -97,6 +109,12 @@ impl Failure {
         Failure::new(Refusal::Value(message))
     }
 
+    fn changed(changed: Changed) -> Failure {
+        Failure::new(Refusal::Runtime(format!(
+            "{changed}: expected it to stay unchanged while it is being encoded"
+        )))
+    }
+
     /// Notes that the failure passed through `step` on its way out.
     fn at(mut self, step: Step) -> Failure {
         self.steps.push(step);
@@ -108,6 +126,7 @@ impl Failure {
         match self.error {
             Refusal::Type(m) => PyTypeError::new_err(format!("at {at}: {m}")),
             Refusal::Value(m) => PyValueError::new_err(format!("at {at}: {m}")),
+            Refusal::Runtime(m) => PyRuntimeError::new_err(format!("at {at}: {m}")),
             Refusal::Raised(e) => e,
         }
     }
@@ -142,13 +161,18 @@ impl<'py> Walk<'_, 'py> {
             return Ok(Value::Null);
         }
         if let Ok(d) = obj.cast_exact::<PyDict>() {
-            return self.container(obj, depth, |w| w.dict(d.len(), d.iter().map(Ok), depth));
+            return self.container(obj, depth, |w| {
+                w.dict(d.len(), members::dict_items(d), depth)
+            });
         }
         if let Ok(l) = obj.cast_exact::<PyList>() {
-            return self.container(obj, depth, |w| w.seq(l.len(), l.iter(), depth));
+            return self.container(obj, depth, |w| {
+                w.seq(l.len(), members::list_items(l), depth)
+            });
         }
         if let Ok(t) = obj.cast_exact::<PyTuple>() {
-            return self.container(obj, depth, |w| w.seq(t.len(), t.iter(), depth));
+            // A tuple cannot change.
+            return self.container(obj, depth, |w| w.seq(t.len(), t.iter().map(Ok), depth));
         }
         // Subclasses, then the other types JSON has a place for.
         if let Ok(text) = obj.cast::<PyString>() {
@@ -163,20 +187,28 @@ impl<'py> Walk<'_, 'py> {
         if obj.is_instance(self.decimal)? {
             return decimal(obj);
         }
-        if obj.is_instance_of::<PyDict>() {
+        if let Ok(d) = obj.cast::<PyDict>() {
             // A subclass (OrderedDict, say) in its own order, as `json` does.
             let items: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> = obj
                 .call_method0("items")?
                 .try_iter()?
                 .map(|item| item.and_then(|pair| pair.extract()))
                 .collect::<PyResult<_>>()?;
-            return self.container(obj, depth, |w| {
-                w.dict(items.len(), items.into_iter().map(Ok), depth)
-            });
+            let len = items.len();
+            let items = members::snapshot(Storage::Dict(d), items);
+            return self.container(obj, depth, |w| w.dict(len, items, depth));
         }
-        if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        if let Ok(l) = obj.cast::<PyList>() {
             let items: Vec<Bound<'py, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
-            return self.container(obj, depth, |w| w.seq(items.len(), items.into_iter(), depth));
+            let len = items.len();
+            let items = members::snapshot(Storage::List(l), items);
+            return self.container(obj, depth, |w| w.seq(len, items, depth));
+        }
+        if obj.is_instance_of::<PyTuple>() {
+            let items: Vec<Bound<'py, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+            return self.container(obj, depth, |w| {
+                w.seq(items.len(), items.into_iter().map(Ok), depth)
+            });
         }
         if let Some(default) = self.default {
             let replaced = default.call1((obj,))?;
@@ -217,11 +249,12 @@ impl<'py> Walk<'_, 'py> {
     fn seq(
         &mut self,
         len: usize,
-        items: impl Iterator<Item = Bound<'py, PyAny>>,
+        items: impl Iterator<Item = Result<Bound<'py, PyAny>, Changed>>,
         depth: usize,
     ) -> Result<Value, Failure> {
         let mut out = Vec::with_capacity(len);
         for (i, item) in items.enumerate() {
+            let item = item.map_err(Failure::changed)?;
             out.push(
                 self.value(&item, depth + 1)
                     .map_err(|f| f.at(Step::Index(i)))?,
@@ -233,13 +266,13 @@ impl<'py> Walk<'_, 'py> {
     fn dict(
         &mut self,
         len: usize,
-        pairs: impl Iterator<Item = PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)>>,
+        pairs: impl Iterator<Item = Result<(Bound<'py, PyAny>, Bound<'py, PyAny>), Changed>>,
         depth: usize,
     ) -> Result<Value, Failure> {
         let mut small = (len <= SCAN_LIMIT).then(|| Map::with_capacity(len));
         let mut large = Vec::new();
         for pair in pairs {
-            let (key, value) = pair?;
+            let (key, value) = pair.map_err(Failure::changed)?;
             let Ok(key_str) = key.cast::<PyString>() else {
                 return Err(Failure::type_error(format!(
                     "expected str keys, found {} key {}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,17 @@ def cli() -> Path:
     if not path.is_file():
         raise RuntimeError(f"no pith binary at {path}")
     return path
+
+
+@pytest.fixture
+def int_digit_limit():
+    """`sys.set_int_max_str_digits` for one test, the limit restored after
+    it; the test is skipped on a Python without the limit."""
+    if not hasattr(sys, "set_int_max_str_digits"):
+        pytest.skip("this Python has no int digit limit")
+    old = sys.get_int_max_str_digits()
+    yield sys.set_int_max_str_digits
+    sys.set_int_max_str_digits(old)
 
 
 def run(cli: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -71,6 +71,16 @@ def test_ints_beyond_the_interpreters_digit_limit():
             sys.set_int_max_str_digits(old)
 
 
+def test_whole_numbers_within_a_raised_digit_limit_come_back_exactly(int_digit_limit):
+    int_digit_limit(6000)
+    for n in (10**5000, -7 * 10**5500, 3**10_000 * 10**1000, 2**19_000):
+        for fmt in ("toon", "json"):
+            back = pith.decode(pith.encode({"n": n, "rows": [{"n": n}, {"n": 1}]}, format=fmt))
+            assert back == {"n": n, "rows": [{"n": n}, {"n": 1}]}, fmt
+    assert pith.decode("1e5999", parse_int=str) == "1" + "0" * 5999
+    assert pith.decode("[-12.5e+5998]", parse_int=int) == [-125 * 10**5997]
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_decimals_keep_every_digit(fmt):
     ds = [Decimal("0.1000000000000000055511"), Decimal("123456789012345678901234567890.5"),

@@ -15,8 +15,9 @@ class DecodeError(json.JSONDecodeError):
     ``json.loads`` catches it. ``msg`` says what was expected and what was
     found; ``lineno`` and ``colno`` (1-based, columns count characters) and
     ``pos`` (characters from the start of ``doc``) say where. An error about
-    a decoded value rather than its text (a malformed table, say) has a
-    JSON ``path`` instead, and ``lineno``, ``colno`` and ``pos`` are None.
+    a decoded value rather than its text (a malformed table, or a whole
+    number with more digits than an int is made of, say) has a JSON
+    ``path`` instead, and ``lineno``, ``colno`` and ``pos`` are None.
     """
 
     msg: str

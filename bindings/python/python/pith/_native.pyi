@@ -33,8 +33,10 @@ def encode(
     whole output in tokens of ``tokenizer``, with omission receipts;
     ``cursor`` continues a cut collection. Ints of any size and Decimals
     are written exactly, floats by their shortest repr. Raises TypeError or
-    ValueError naming the JSON path, and BudgetExceededError. Releases the
-    GIL while encoding.
+    ValueError naming the JSON path, RuntimeError naming the path of a dict
+    or list whose size changes while it is read (by ``default``, say), and
+    BudgetExceededError. The int options refuse a bool. Releases the GIL
+    while encoding.
     """
 
 def fit(
@@ -61,11 +63,18 @@ def decode(
 ) -> Any:
     """Decode any text ``encode`` writes back to Python objects.
 
-    ``parse_int`` gets the digits of every whole number, ``parse_float``
-    the exact text of every other number (``parse_float=decimal.Decimal``
-    keeps every digit). Raises DecodeError with ``lineno``, ``colno``,
-    ``pos`` and ``msg``. Releases the GIL while reading the text (the
-    objects are made with it held).
+    ``parse_int`` gets the digits of every whole number an int is made
+    of, ``parse_float`` the exact text of every other number
+    (``parse_float=decimal.Decimal`` keeps every digit). A whole number
+    becomes an int when it has at most ``sys.get_int_max_str_digits()``
+    digits, the zeros an exponent stands for included (1,000,000 when that
+    limit is 0), and while the text's ints beyond 64 bits hold at most
+    100,000 digits plus 8 for each byte of the text in all (so that a
+    short text such as ``1e999999`` cannot cost seconds); beyond either
+    it goes to ``parse_float`` when given, and otherwise raises
+    DecodeError naming its ``path``. Raises DecodeError with ``lineno``,
+    ``colno``, ``pos`` and ``msg``. Releases the GIL while reading the text
+    (the objects are made with it held).
     """
 
 def count_tokens(text: str, tokenizer: Tokenizer = "o200k") -> int:

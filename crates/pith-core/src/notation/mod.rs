@@ -9,6 +9,25 @@
 /// The first line of every notation document.
 pub const MARKER: &str = "%pith";
 
+/// Whether `text` is a notation document, as every reader of pith's tells
+/// one from TOON and JSON: after at most one byte-order mark, its first
+/// line is [`MARKER`], the text's end or a line break after it
+/// (`docs/notation.md` §1). A carriage return there makes it a notation
+/// document that the notation's reader then refuses, never TOON to read
+/// past it.
+///
+/// ```
+/// assert!(pith::notation::is_document(b"%pith\na: 1"));
+/// assert!(pith::notation::is_document(b"%pith"));
+/// assert!(!pith::notation::is_document(b"%pithy"));
+/// assert!(!pith::notation::is_document(b"a: 1"));
+/// ```
+pub fn is_document(text: &[u8]) -> bool {
+    let body = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    body.strip_prefix(MARKER.as_bytes())
+        .is_some_and(|rest| matches!(rest.first(), None | Some(b'\n' | b'\r')))
+}
+
 /// How to read the notation, for a model: place it once where a model sees
 /// it before the documents (an MCP server's instructions, a system prompt).
 /// 117 o200k tokens.

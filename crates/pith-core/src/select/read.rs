@@ -17,7 +17,7 @@ use crate::{Error, ErrorKind, Map, Result, Value};
 /// Those of [`parse`] and of [`restore`].
 pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Value> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if is_notation(body) {
+    if crate::notation::is_document(body) {
         // The notation writes look-alikes as they are: nothing to restore.
         return crate::notation::decode(body, opts);
     }
@@ -87,16 +87,6 @@ fn restore_marked(value: Value, max_depth: usize, strict: bool) -> Result<Value>
         }
         Err(v) => Ok(v),
     }
-}
-
-/// Whether `bytes` is a notation document: its first line is the marker
-/// (`docs/notation.md` §1), the text's end or a line break after it. (A
-/// CR there is the notation's to refuse, never TOON's to read past; the
-/// one TOON text this takes from TOON, the bare string `%pith`, pith's
-/// TOON writers quote.)
-fn is_notation(bytes: &[u8]) -> bool {
-    let m = crate::notation::MARKER.as_bytes();
-    bytes.starts_with(m) && matches!(bytes.get(m.len()), None | Some(b'\n' | b'\r'))
 }
 
 /// Reads JSON or TOON, told apart by syntax, restoring nothing.
