@@ -41,25 +41,10 @@
 use pith::Number;
 #[cfg(test)]
 use pith::Value;
-use pith_bindings::number::{Decoded, decoded, nearest_f64};
+use pith_bindings::number::{Decoded, MAX_WHOLE_DIGITS, decoded, digit_allowance, nearest_f64};
 use pith_bindings::op::{ARRAY, ESCAPE, FALSE, NULL, NUMBER, OBJECT, TRUE};
 use pith_bindings::sink::{Num, Sink};
 use std::collections::HashMap;
-
-/// Whole numbers are spelled out for `BigInt` up to this many digits.
-const MAX_BIGINT_DIGITS: usize = 1_000_000;
-
-/// The digits the `BigInt`s of one text may hold in all: this many, and
-/// [`BIGINT_DIGITS_PER_BYTE`] more for each byte of the text. An exponent
-/// spells a million digits in nine bytes (`1e999999`), and V8 takes about
-/// a tenth of a second to make a `BigInt` of them, so without a bound on
-/// the total a line of such numbers would cost seconds and gigabytes;
-/// integers written out in full never use more than the text's length.
-const BIGINT_DIGITS_FLOOR: usize = 100_000;
-
-/// See [`BIGINT_DIGITS_FLOOR`]: room for a column of round numbers such
-/// as `1e+30` (31 digits in six bytes with its separator).
-const BIGINT_DIGITS_PER_BYTE: usize = 8;
 
 /// The largest integer a double holds exactly, with all below it.
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
@@ -88,7 +73,7 @@ const MAX_REPEATS: usize = 1 << 20;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Numbers {
     /// Integers beyond ±(2^53 − 1) as `BigInt`, those of too many digits
-    /// (see [`BIGINT_DIGITS_FLOOR`]) as exact decimals.
+    /// (see [`digit_allowance`]) as exact decimals.
     pub bigint: bool,
     /// Numbers a double does not hold exactly as exact decimals.
     pub exact: bool,
@@ -234,8 +219,10 @@ pub struct Builder {
     recent: Vec<Option<u32>>,
     repeats: Repeats,
     digits: Vec<u8>,
-    /// The digits `BigInt`s may still hold (see [`BIGINT_DIGITS_FLOOR`]).
-    bigint_digits_left: usize,
+    /// The digits `BigInt`s may still hold: the text's allowance
+    /// ([`digit_allowance`]; V8 takes about a tenth of a second to make a
+    /// `BigInt` of a million digits, which `1e999999` spells in 8 bytes).
+    bigint_digits_left: u64,
 }
 
 impl Builder {
@@ -266,9 +253,7 @@ impl Builder {
             recent: Vec::new(),
             repeats: Repeats::new(),
             digits: Vec::new(),
-            bigint_digits_left: BIGINT_DIGITS_PER_BYTE
-                .saturating_mul(len)
-                .saturating_add(BIGINT_DIGITS_FLOOR),
+            bigint_digits_left: digit_allowance(len),
         }
     }
 
@@ -325,8 +310,8 @@ impl Builder {
             return self.double(v as f64);
         }
         if n.is_integer() && self.numbers.bigint {
-            let most = MAX_BIGINT_DIGITS.min(self.bigint_digits_left);
-            let digits = match decoded(n, most) {
+            let most = MAX_WHOLE_DIGITS.min(self.bigint_digits_left);
+            let digits = match decoded(n, usize::try_from(most).unwrap_or(usize::MAX)) {
                 Decoded::Small(v) => v.to_string(),
                 Decoded::Digits(d) => d,
                 // Too many digits for a `BigInt` (see the limits above):
@@ -334,7 +319,7 @@ impl Builder {
                 // not hold, where the nearest double would be an infinity.
                 Decoded::Text(text) => return self.spelled(AS_EXACT, &text),
             };
-            self.bigint_digits_left = self.bigint_digits_left.saturating_sub(digits.len());
+            self.bigint_digits_left = self.bigint_digits_left.saturating_sub(digits.len() as u64);
             return self.spelled(AS_BIGINT, &digits);
         }
         let f = nearest_f64(n, &mut self.digits);
@@ -639,7 +624,7 @@ mod tests {
                 exact: true,
             },
         ] {
-            // A tape made for no text: BIGINT_DIGITS_FLOOR digits in all,
+            // A tape made for no text: WHOLE_DIGITS_FLOOR digits in all,
             // which the first 1e99999 uses up.
             let t = tape(&v, numbers);
             assert!(t.nums.is_empty());
