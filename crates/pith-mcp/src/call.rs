@@ -6,7 +6,9 @@
 //! (when dropped) and `isError` (set by the notice) change; every other
 //! byte is the server's.
 
-use crate::envelope::{Span, Splice, elements, find, key_is, members, string_value, unique_keys};
+use crate::envelope::{
+    Span, Splice, elements, find, key_is, members, object, string_value, unique_keys,
+};
 use crate::options::Structured;
 use crate::rewrite::{
     BUDGET_META_KEY, Cut, ENCODING_META_KEY, Encoding, Rewritten, STRUCTURED_KEY_META_KEY,
@@ -91,13 +93,7 @@ pub(crate) fn edit(
     splice: &mut Splice,
 ) -> Option<Record> {
     let opts = &state.options;
-    if line.get(result.start) != Some(&b'{') {
-        return None;
-    }
-    let (spans, end) = members(line, result.start)?;
-    if !unique_keys(line, &spans) {
-        return None;
-    }
+    let (spans, end) = object(line, result.start)?;
     let close = end - 1;
     let is_error = find(line, &spans, "isError").is_some_and(|s| &line[s.value.clone()] == b"true");
     if is_error && !opts.rewrite_errors {
@@ -220,11 +216,11 @@ pub(crate) fn edit(
     // A drop is always marked: where the result's `_meta` is not an object
     // (`null`, say), or one with a repeated key, there is no sure place for
     // the mark, so nothing is dropped.
-    let meta = find(line, &spans, "_meta");
-    drop_structured &= meta.is_none_or(|m| {
-        line.get(m.value.start) == Some(&b'{')
-            && members(line, m.value.start).is_some_and(|(sp, _)| unique_keys(line, &sp))
-    });
+    let meta = match find(line, &spans, "_meta") {
+        None => Some(None),
+        Some(m) => object(line, m.value.start).map(Some),
+    };
+    drop_structured &= meta.is_some();
     if drop_structured && let Some(si) = structured {
         let (mark, key) = match &holds {
             Holds::Member(k) => ("dropped", Some(k)),
@@ -238,9 +234,8 @@ pub(crate) fn edit(
         if let Some(k) = key {
             marks.push((STRUCTURED_KEY_META_KEY, json_str(k)));
         }
-        match meta {
-            Some(m) => {
-                let (meta_spans, meta_end) = members(line, m.value.start)?;
+        match meta.flatten() {
+            Some((meta_spans, meta_end)) => {
                 set_members(line, &meta_spans, meta_end - 1, &marks, splice);
             }
             None => {
@@ -382,12 +377,7 @@ fn item(line: &[u8], range: Range<usize>, max_bytes: usize, tokenizer: &Tokenize
             string_value(&line[s.value.clone()]).map(|string| {
                 let meta = match find(line, &spans, "_meta") {
                     None => Some(None),
-                    Some(m) if line.get(m.value.start) == Some(&b'{') => {
-                        members(line, m.value.start)
-                            .filter(|(sp, _)| unique_keys(line, sp))
-                            .map(|(sp, e)| Some((sp, e - 1)))
-                    }
-                    Some(_) => None,
+                    Some(m) => object(line, m.value.start).map(|(sp, e)| Some((sp, e - 1))),
                 };
                 let bare = spans.iter().all(|s| {
                     let k = &line[s.key.clone()];

@@ -143,6 +143,12 @@ pub(crate) fn find<'s>(b: &[u8], spans: &'s [Span], name: &str) -> Option<&'s Sp
     spans.iter().find(|s| key_is(&b[s.key.clone()], name))
 }
 
+/// [`members`] of the object at `at` when the proxy may edit it: well
+/// formed, and no key repeated ([`unique_keys`]).
+pub(crate) fn object(b: &[u8], at: usize) -> Option<(Vec<Span>, usize)> {
+    members(b, at).filter(|(spans, _)| unique_keys(b, spans))
+}
+
 /// Whether no two of `spans` have the same key (escapes read). A repeated
 /// key is the last one's to `JSON.parse` and may be the first one's to
 /// another reader: the proxy edits no object that has one.

@@ -10,7 +10,7 @@
 //! whose pages each decide alone would otherwise show two tools of that
 //! name when the server's is on an earlier page.
 
-use crate::envelope::{Splice, elements, find, members, string_value, unique_keys};
+use crate::envelope::{Splice, elements, find, members, object, string_value};
 use crate::more::{MORE_TOOL, tool_definition};
 use crate::options::Structured;
 use crate::state::State;
@@ -32,20 +32,16 @@ pub(crate) fn declare_list_changed(
     if state.options.structured != Structured::DropIfEquivalent {
         return;
     }
-    let object = |at: usize| {
-        (line.get(at) == Some(&b'{'))
-            .then(|| members(line, at))
-            .flatten()
-            .filter(|(spans, _)| unique_keys(line, spans))
-    };
-    let Some((spans, _)) = object(result.start) else {
+    let Some((spans, _)) = object(line, result.start) else {
         return;
     };
-    let Some((caps, _)) = find(line, &spans, "capabilities").and_then(|c| object(c.value.start))
+    let Some((caps, _)) =
+        find(line, &spans, "capabilities").and_then(|c| object(line, c.value.start))
     else {
         return;
     };
-    let Some((tools, end)) = find(line, &caps, "tools").and_then(|t| object(t.value.start)) else {
+    let Some((tools, end)) = find(line, &caps, "tools").and_then(|t| object(line, t.value.start))
+    else {
         return;
     };
     match find(line, &tools, "listChanged") {
