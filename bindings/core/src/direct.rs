@@ -13,7 +13,8 @@
 //! the library's path: list items, keyed tables and nested field groups,
 //! rows in another key order, objects whose keys could make them look like
 //! one of pith's own table encodings (which `format: "toon"` wraps), a
-//! string root that starts with a byte order mark, deep nesting, and any
+//! string root that starts with a byte order mark or is the notation's
+//! marker `%pith` (which pith's TOON forms quote), deep nesting, and any
 //! tape the reader would refuse (the library's path then says why). So
 //! what this writer gives is always what the library would have written,
 //! and the tests compare the two on every dataset and on values made to
@@ -207,8 +208,9 @@ impl<'a> Writer<'a> {
                 self.line(0);
                 if h.tag == STRING {
                     let s = self.string(h.payload)?;
-                    // The library quotes a leading byte order mark.
-                    if s.starts_with('\u{feff}') {
+                    // The library quotes a leading byte order mark, and the
+                    // notation's marker line (`select`'s TOON forms).
+                    if s.starts_with('\u{feff}') || s == pith::notation::MARKER {
                         return None;
                     }
                     self.tokens.string(&mut self.out, s);
@@ -707,6 +709,8 @@ mod tests {
             r#"{"$pith":"toon","value":1}"#,
             // A leading byte order mark.
             "\"\u{feff}x\"",
+            // The notation's marker line, which the library quotes.
+            "\"%pith\"",
         ] {
             check(json, false);
         }
