@@ -277,7 +277,8 @@ pub fn fit(value: &Value, opts: &FitOptions, render: &Render<'_>) -> Result<Fitt
             rows_omitted: 0,
         });
     }
-    if value.depth() > DEFAULT_MAX_DEPTH {
+    let depth = value.depth();
+    if depth > DEFAULT_MAX_DEPTH {
         return Err(BudgetError::Render(Error::new(
             ErrorKind::DepthLimit,
             format!(
@@ -289,7 +290,7 @@ pub fn fit(value: &Value, opts: &FitOptions, render: &Render<'_>) -> Result<Fitt
     // `result`, one level down: at the limit, its output would nest past
     // what every reader takes.
     let under_result = !matches!(value, Value::Object(m) if !m.contains_key(READ_OUTPUT));
-    if opts.cursor.is_none() && under_result && value.depth() >= DEFAULT_MAX_DEPTH {
+    if opts.cursor.is_none() && under_result && depth == DEFAULT_MAX_DEPTH {
         return Err(BudgetError::Render(Error::new(
             ErrorKind::DepthLimit,
             format!(
